@@ -1,0 +1,42 @@
+# Shared build settings and the one test-registration helper.
+
+# preemptcheck_warnings(TARGET): the project's warning set, errors when PREEMPTCHECK_WERROR.
+function(preemptcheck_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion -Wnon-virtual-dtor)
+  if(PREEMPTCHECK_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  target_compile_features(${target} PUBLIC cxx_std_20)
+endfunction()
+
+# preemptcheck_library(NAME SOURCES... DEPS ...): one library per folder, with an alias
+# preemptcheck::NAME.
+function(preemptcheck_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(preemptcheck_${name} ${ARG_SOURCES})
+  add_library(preemptcheck::${name} ALIAS preemptcheck_${name})
+  target_include_directories(preemptcheck_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(preemptcheck_${name} PUBLIC ${ARG_DEPS})
+  preemptcheck_warnings(preemptcheck_${name})
+endfunction()
+
+# preemptcheck_test(NAME SOURCES... DEPS ... [LABELS ...]): a GoogleTest executable whose
+# tests are registered with CTest one by one.
+function(preemptcheck_test name)
+  if(NOT PREEMPTCHECK_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main)
+  preemptcheck_warnings(${name})
+  include(GoogleTest)
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  gtest_discover_tests(${name}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "PREEMPTCHECK_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,150 @@
+// Mechanisms and profiles: parsing, printing and the profile table.
+#include "impl/mechanisms.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace preemptcheck {
+namespace {
+
+struct Switch {
+  std::string_view name;
+  std::vector<std::string_view> values;
+  // Reads and writes the switch as an index into `values`.
+  int (*get)(const Mechanisms&);
+  void (*set)(Mechanisms&, int);
+};
+
+int timing_index(Timing t) { return t == Timing::kSync ? 0 : 1; }
+Timing timing_of(int i) { return i == 0 ? Timing::kSync : Timing::kAsync; }
+
+const std::vector<Switch>& switches() {
+  static const std::vector<Switch> kSwitches = {
+      {"inflight", {"on", "preemptor-only", "off"},
+       [](const Mechanisms& m) { return static_cast<int>(m.inflight); },
+       [](Mechanisms& m, int i) { m.inflight = static_cast<Inflight>(i); }},
+      {"gate", {"last-victim", "release-before-last", "hold-until-done"},
+       [](const Mechanisms& m) { return static_cast<int>(m.gate); },
+       [](Mechanisms& m, int i) { m.gate = static_cast<Gate>(i); }},
+      {"activate-on-finish", {"on", "off"},
+       [](const Mechanisms& m) { return m.activate_on_finish ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.activate_on_finish = i == 0; }},
+      {"nomination", {"sync", "async"},
+       [](const Mechanisms& m) { return timing_index(m.nomination); },
+       [](Mechanisms& m, int i) { m.nomination = timing_of(i); }},
+      {"clear-lower", {"sync", "async"},
+       [](const Mechanisms& m) { return timing_index(m.clear_lower); },
+       [](Mechanisms& m, int i) { m.clear_lower = timing_of(i); }},
+      {"assume", {"on", "off"}, [](const Mechanisms& m) { return m.assume ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.assume = i == 0; }},
+      {"deletion", {"async", "sync"},
+       [](const Mechanisms& m) { return m.deletion == Timing::kAsync ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.deletion = i == 0 ? Timing::kAsync : Timing::kSync; }},
+  };
+  return kSwitches;
+}
+
+const Switch* find_switch(std::string_view name) {
+  for (const Switch& s : switches()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string join(const std::vector<std::string_view>& words, std::string_view sep) {
+  std::string out;
+  for (std::string_view w : words) {
+    if (!out.empty()) out += sep;
+    out += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& mechanism_names() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const Switch& s : switches()) names.push_back(s.name);
+    return names;
+  }();
+  return kNames;
+}
+
+std::vector<std::string_view> mechanism_values(std::string_view name) {
+  const Switch* s = find_switch(name);
+  return s ? s->values : std::vector<std::string_view>{};
+}
+
+std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
+                                         std::string_view value) {
+  const Switch* s = find_switch(name);
+  if (s == nullptr) {
+    return fmt::format("unknown mechanism '{}'; expected one of: {}", name,
+                       join(mechanism_names(), ", "));
+  }
+  for (size_t i = 0; i < s->values.size(); ++i) {
+    if (s->values[i] == value) {
+      s->set(m, static_cast<int>(i));
+      return std::nullopt;
+    }
+  }
+  return fmt::format("unknown value '{}' for mechanism '{}'; expected one of: {}", value, name,
+                     join(s->values, ", "));
+}
+
+std::string mechanism_value(const Mechanisms& m, std::string_view name) {
+  const Switch* s = find_switch(name);
+  if (s == nullptr) return {};
+  return std::string(s->values[static_cast<size_t>(s->get(m))]);
+}
+
+const std::vector<std::string_view>& profile_names() {
+  static const std::vector<std::string_view> kNames = {"reference", "kubernetes",
+                                                       "kubernetes-1.32", "sync"};
+  return kNames;
+}
+
+std::optional<Mechanisms> profile(std::string_view name) {
+  Mechanisms m;  // reference: every mechanism at its safe value
+  if (name == "reference") return m;
+  // kube-scheduler today (SchedulerAsyncPreemption, beta and on by default since 1.33):
+  // only the preemptor is gated, nothing activates it when its job succeeds (#141694), and
+  // lower-priority nominees lose their claim only when the executor's patches are observed.
+  m.inflight = Inflight::kPreemptorOnly;
+  m.activate_on_finish = false;
+  m.clear_lower = Timing::kAsync;
+  if (name == "kubernetes") return m;
+  // The first asynchronous version (#128170) opened the gate before the last victim's
+  // delete call, which let the preemptor delete it again (#134249).
+  m.gate = Gate::kReleaseBeforeLast;
+  if (name == "kubernetes-1.32") return m;
+  if (name == "sync") {
+    Mechanisms s;
+    s.deletion = Timing::kSync;
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const Mechanisms& m) {
+  std::string out;
+  for (const Switch& s : switches()) {
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", s.name, s.values[static_cast<size_t>(s.get(m))]);
+  }
+  return out;
+}
+
+std::vector<std::string> differences(const Mechanisms& m, const Mechanisms& base) {
+  std::vector<std::string> out;
+  for (const Switch& s : switches()) {
+    if (s.get(m) != s.get(base)) {
+      out.push_back(fmt::format("--{}={}", s.name, s.values[static_cast<size_t>(s.get(m))]));
+    }
+  }
+  return out;
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,67 @@
+// Mechanisms: the switches that guard the races of asynchronous preemption, and the named
+// profiles that set them (DESIGN §3).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace preemptcheck {
+
+/// Which pods the in-flight set (kube-scheduler's `preempting`) keeps away from a victim.
+enum class Inflight {
+  kOn,             ///< preemptor gated, and victims in flight are never chosen again by anyone
+  kPreemptorOnly,  ///< only the preemptor is gated (kube-scheduler)
+  kOff,            ///< no in-flight set at all
+};
+
+/// When the PreEnqueue gate lets a preemptor with a running job back into the queue.
+enum class Gate {
+  kLastVictim,         ///< once the informer shows the last victim terminating or gone
+  kReleaseBeforeLast,  ///< before the last victim's delete call (Kubernetes 1.32)
+  kHoldUntilDone,      ///< only when the whole job has ended
+};
+
+/// Whether a step happens inside the scheduling cycle or later.
+enum class Timing { kSync, kAsync };
+
+/// The full set of switches. Defaults are the `reference` profile.
+struct Mechanisms {
+  Inflight inflight = Inflight::kOn;
+  Gate gate = Gate::kLastVictim;
+  bool activate_on_finish = true;
+  Timing nomination = Timing::kSync;
+  Timing clear_lower = Timing::kSync;
+  bool assume = true;
+  Timing deletion = Timing::kAsync;
+
+  friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
+};
+
+/// The names of every mechanism, in the order they are printed.
+const std::vector<std::string_view>& mechanism_names();
+
+/// The values one mechanism accepts, or an empty list for an unknown name.
+std::vector<std::string_view> mechanism_values(std::string_view name);
+
+/// Sets mechanism `name` to `value`; returns an error message when either is unknown.
+std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
+                                         std::string_view value);
+
+/// The value of mechanism `name` as it is spelled on the command line.
+std::string mechanism_value(const Mechanisms& m, std::string_view name);
+
+/// The names of every profile, `reference` first.
+const std::vector<std::string_view>& profile_names();
+
+/// The mechanisms of profile `name`, or nothing when there is no such profile.
+std::optional<Mechanisms> profile(std::string_view name);
+
+/// "inflight=on gate=last-victim …": every switch, in mechanism_names() order.
+std::string describe(const Mechanisms& m);
+
+/// Only the switches that differ from `base`, as "--name=value" words; empty when equal.
+std::vector<std::string> differences(const Mechanisms& m, const Mechanisms& base);
+
+}  // namespace preemptcheck

@@ -1,0 +1,65 @@
+// Scenario: the input of a check — a small cluster, its pending pods, fault budgets and
+// mechanisms (DESIGN §5). A plain value; loading it from YAML lives in cli/.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "impl/mechanisms.h"
+
+namespace preemptcheck {
+
+/// A node and its allocatable capacity, in abstract units.
+struct NodeSpec {
+  std::string name;
+  int cpu = 0;
+  int memory = 0;
+};
+
+/// A pod. Running pods name their node; pending pods leave it empty.
+struct PodSpec {
+  std::string name;
+  int priority = 0;
+  int cpu = 0;
+  int memory = 0;
+  std::string node;            ///< the node it runs on; empty for a pending pod
+  bool arrives_later = false;  ///< created by a `create` action instead of at the start
+  bool preempt_never = false;  ///< PreemptionPolicy=Never
+  std::map<std::string, std::string> labels;
+};
+
+/// A PodDisruptionBudget. Its DisruptionsAllowed is the number of matching pods that are
+/// running and not terminating, minus `min_available` (the disruption controller's result,
+/// without its lag).
+struct PdbSpec {
+  std::string name;
+  std::map<std::string, std::string> selector;  ///< empty selects nothing, as in Kubernetes
+  int min_available = 0;
+};
+
+/// How many failures of each kind the environment may inject along one schedule.
+struct Faults {
+  int eviction_failures = 0;
+  int binding_failures = 0;
+  int restarts = 0;
+};
+
+/// The whole input of one check.
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::vector<NodeSpec> nodes;
+  std::vector<PodSpec> pods;  ///< order is start order for running pods
+  std::vector<PdbSpec> pdbs;
+  Faults faults;
+  int workers = 0;  ///< executor workers; 0 means one per job (Kubernetes' goroutines)
+  std::string profile = "reference";
+  Mechanisms mechanisms;  ///< the profile with the scenario's own overrides applied
+};
+
+/// Upper bounds that keep a World's indices in one byte.
+inline constexpr int kMaxNodes = 8;
+inline constexpr int kMaxPods = 32;
+
+}  // namespace preemptcheck
