@@ -1,0 +1,135 @@
+// Command-line parsing.
+#include "cli/args.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+
+#include "impl/mechanisms.h"
+
+namespace preemptcheck::cli {
+namespace {
+
+// Splits "--name=value" or takes the value from the next word.
+bool take_value(const std::vector<std::string>& args, size_t& i, std::string_view flag,
+                std::string& value) {
+  const std::string& a = args[i];
+  if (a.size() > flag.size() && a.compare(0, flag.size(), flag) == 0 && a[flag.size()] == '=') {
+    value = a.substr(flag.size() + 1);
+    return true;
+  }
+  if (a == flag && i + 1 < args.size()) {
+    value = args[++i];
+    return true;
+  }
+  return false;
+}
+
+template <class T>
+bool parse_number(const std::string& text, T& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool parse_seconds(const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() && out >= 0;
+}
+
+}  // namespace
+
+const char* usage_text() {
+  return R"(usage:
+  preemptcheck check [SCENARIO.yaml] [--profile P] [--MECHANISM=VALUE]...
+                     [--max-states N] [--max-depth D] [--time-limit S]
+                     [--property NAME]... [--json]
+
+Explores every interleaving of the scenario (the embedded default when none is given)
+and checks every property. A switch given after a profile overrides it.
+
+profiles:    reference (default), kubernetes, kubernetes-1.32, sync
+mechanisms:  --inflight=on|preemptor-only|off      --gate=last-victim|release-before-last|hold-until-done
+             --activate-on-finish=on|off            --nomination=sync|async
+             --clear-lower=sync|async               --assume=on|off
+             --deletion=async|sync
+properties:  no-double-victim, no-double-claim, no-overcommit, no-over-preemption,
+             no-lost-wakeup (--property restricts the check to the named ones)
+
+exit codes:  0 every property holds   1 a property is violated
+             2 bad input or usage     3 a limit stopped the search; nothing is proven
+)";
+}
+
+std::optional<CheckOptions> parse_check_args(const std::vector<std::string>& args,
+                                             std::string& error) {
+  CheckOptions o;
+  bool properties_named = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string value;
+    if (a == "--json") {
+      o.json = true;
+    } else if (take_value(args, i, "--profile", value)) {
+      o.mechanisms.profile = value;
+      o.mechanisms.switches.clear();  // a profile resets the switches given before it
+    } else if (take_value(args, i, "--max-states", value)) {
+      std::uint64_t n = 0;
+      if (!parse_number(value, n)) {
+        error = fmt::format("--max-states expects a whole number, got '{}'", value);
+        return std::nullopt;
+      }
+      o.limits.max_states = n;
+    } else if (take_value(args, i, "--max-depth", value)) {
+      std::uint32_t n = 0;
+      if (!parse_number(value, n)) {
+        error = fmt::format("--max-depth expects a whole number, got '{}'", value);
+        return std::nullopt;
+      }
+      o.limits.max_depth = n;
+    } else if (take_value(args, i, "--time-limit", value)) {
+      double s = 0;
+      if (!parse_seconds(value, s)) {
+        error = fmt::format("--time-limit expects seconds, got '{}'", value);
+        return std::nullopt;
+      }
+      o.limits.time_limit_seconds = s;
+    } else if (take_value(args, i, "--property", value)) {
+      auto p = spec::find_property(value);
+      if (!p || spec::property_def(*p).is_witness) {
+        error = fmt::format("unknown property '{}'", value);
+        return std::nullopt;
+      }
+      if (!properties_named) o.checked.reset();
+      properties_named = true;
+      o.checked.set(static_cast<size_t>(*p));
+    } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+      auto eq = a.find('=');
+      std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      if (mechanism_values(name).empty()) {
+        error = fmt::format("unknown option '{}'", a);
+        return std::nullopt;
+      }
+      if (eq == std::string::npos) {
+        error = fmt::format("--{} expects a value, as in --{}={}", name, name,
+                            mechanism_values(name).front());
+        return std::nullopt;
+      }
+      Mechanisms probe;
+      if (auto e = set_mechanism(probe, name, a.substr(eq + 1))) {
+        error = *e;
+        return std::nullopt;
+      }
+      o.mechanisms.switches.emplace_back(name, a.substr(eq + 1));
+    } else if (!a.empty() && a[0] != '-' && o.scenario_path.empty()) {
+      o.scenario_path = a;
+    } else {
+      error = fmt::format("unexpected argument '{}'", a);
+      return std::nullopt;
+    }
+  }
+  return o;
+}
+
+}  // namespace preemptcheck::cli

@@ -1,0 +1,50 @@
+// The `check` command: explore every interleaving of one scenario and report.
+#pragma once
+
+#include <bitset>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/explorer.h"
+#include "impl/scenario.h"
+#include "spec/property.h"
+
+namespace preemptcheck::cli {
+
+/// Exit codes of every command (DESIGN §8).
+inline constexpr int kExitHolds = 0;
+inline constexpr int kExitViolated = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitLimit = 3;
+
+/// How the mechanisms of a run are chosen: the scenario's own profile and switches, unless
+/// a profile is named; then the switches given on the command line, in order.
+struct MechanismChoice {
+  std::optional<std::string> profile;
+  std::vector<std::pair<std::string, std::string>> switches;
+};
+
+/// Applies a MechanismChoice to a loaded scenario; returns an error message when a name or
+/// value is unknown.
+std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice);
+
+struct CheckOptions {
+  std::string scenario_path;  ///< empty: the embedded default
+  MechanismChoice mechanisms;
+  checker::Limits limits;
+  std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
+  bool json = false;
+};
+
+/// Runs `preemptcheck check`; returns the exit code.
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
+
+/// The embedded default scenario's YAML text.
+const char* default_scenario_yaml();
+
+/// Loads the scenario at `path`, or the embedded default when `path` is empty.
+Scenario load_scenario(const std::string& path);
+
+}  // namespace preemptcheck::cli

@@ -1,0 +1,93 @@
+// Action names and their one-line form.
+#include "impl/action.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <vector>
+
+namespace preemptcheck {
+namespace {
+
+struct KindInfo {
+  ActionKind kind;
+  std::string_view keyword;
+  int arguments;  // pods named after the keyword
+};
+
+constexpr std::array<KindInfo, 11> kKinds = {{
+    {ActionKind::kSchedule, "schedule", 1},
+    {ActionKind::kBind, "bind", 1},
+    {ActionKind::kBindFails, "bind-fails", 1},
+    {ActionKind::kClearNominations, "clear-nominations", 1},
+    {ActionKind::kEvict, "evict", 2},
+    {ActionKind::kEvictFails, "evict-fails", 2},
+    {ActionKind::kFinish, "finish", 1},
+    {ActionKind::kObserve, "observe", 0},
+    {ActionKind::kTerminate, "terminate", 1},
+    {ActionKind::kFlush, "flush", 0},
+    {ActionKind::kCreate, "create", 1},
+}};
+
+const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view action_keyword(ActionKind kind) { return info(kind).keyword; }
+
+std::string format_action(const Action& a, const Cluster& cluster) {
+  switch (info(a.kind).arguments) {
+    case 0:
+      return std::string(action_keyword(a.kind));
+    case 1:
+      return fmt::format("{} {}", action_keyword(a.kind), cluster.pod_name(a.pod));
+    default:
+      return fmt::format("{} {} {}", action_keyword(a.kind), cluster.pod_name(a.pod),
+                         cluster.pod_name(a.victim));
+  }
+}
+
+std::optional<Action> parse_action(std::string_view line, const Cluster& cluster,
+                                   std::string* error) {
+  auto fail = [&](std::string message) -> std::optional<Action> {
+    if (error != nullptr) *error = std::move(message);
+    return std::nullopt;
+  };
+  std::vector<std::string_view> w = words(line);
+  if (w.empty()) return fail("expected an action, got an empty line");
+  for (const KindInfo& k : kKinds) {
+    if (k.keyword != w[0]) continue;
+    if (static_cast<int>(w.size()) != 1 + k.arguments) {
+      return fail(fmt::format("expected '{}' followed by {} pod name{}", k.keyword, k.arguments,
+                              k.arguments == 1 ? "" : "s"));
+    }
+    Action a{k.kind, kNoPod, kNoPod};
+    for (int i = 0; i < k.arguments; ++i) {
+      auto pod = cluster.find_pod(w[static_cast<size_t>(i) + 1]);
+      if (!pod) return fail(fmt::format("unknown pod '{}'", w[static_cast<size_t>(i) + 1]));
+      (i == 0 ? a.pod : a.victim) = *pod;
+    }
+    return a;
+  }
+  std::string known;
+  for (const KindInfo& k : kKinds) {
+    if (!known.empty()) known += ", ";
+    known += k.keyword;
+  }
+  return fail(fmt::format("unknown action '{}'; expected one of: {}", w[0], known));
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,48 @@
+// Action: one step of an interleaving, the word a counterexample is written in (DESIGN §2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "impl/cluster.h"
+
+namespace preemptcheck {
+
+enum class ActionKind : std::uint8_t {
+  kSchedule,          ///< the scheduling thread runs one whole cycle for the head of activeQ
+  kBind,              ///< a binding cycle finishes
+  kBindFails,         ///< a binding cycle fails (fault budget)
+  kClearNominations,  ///< an executor job clears lower-priority nominations on its node
+  kEvict,             ///< an executor job evicts one victim
+  kEvictFails,        ///< an executor job's eviction call fails (fault budget)
+  kFinish,            ///< an executor job ends
+  kObserve,           ///< the informer delivers the oldest pending watch event
+  kTerminate,         ///< the kubelet finishes a terminating pod
+  kFlush,             ///< the periodic flush empties the unschedulable pool
+  kCreate,            ///< a pod declared `arrives: later` is created
+};
+
+/// An action with its arguments: `pod` is the scheduled, bound, terminated or created pod,
+/// or the preemptor whose job steps; `victim` is the evicted pod.
+struct Action {
+  ActionKind kind = ActionKind::kObserve;
+  PodId pod = kNoPod;
+  PodId victim = kNoPod;
+
+  friend bool operator==(const Action&, const Action&) = default;
+};
+
+/// The action's keyword as written in counterexamples ("schedule", "evict-fails", …).
+std::string_view action_keyword(ActionKind kind);
+
+/// "evict p-high v1": the action as one line, with pod names.
+std::string format_action(const Action& a, const Cluster& cluster);
+
+/// Parses a line written by format_action; nothing when the keyword or a pod is unknown or
+/// the argument count is wrong. `error` receives what was expected.
+std::optional<Action> parse_action(std::string_view line, const Cluster& cluster,
+                                   std::string* error = nullptr);
+
+}  // namespace preemptcheck

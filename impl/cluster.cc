@@ -1,0 +1,42 @@
+// Cluster: index the scenario once.
+#include "impl/cluster.h"
+
+#include <cassert>
+
+namespace preemptcheck {
+
+Cluster::Cluster(Scenario scenario) : scenario_(std::move(scenario)) {
+  assert(scenario_.pods.size() <= kMaxPods && "too many pods for a PodSet");
+  assert(scenario_.nodes.size() <= kMaxNodes && "too many nodes");
+  for (const PodSpec& p : scenario_.pods) requests_.push_back({p.cpu, p.memory});
+  for (const NodeSpec& n : scenario_.nodes) capacities_.push_back({n.cpu, n.memory});
+  for (const PdbSpec& pdb : scenario_.pdbs) {
+    PodSet members = 0;
+    for (size_t i = 0; i < scenario_.pods.size(); ++i) {
+      const auto& labels = scenario_.pods[i].labels;
+      bool matches = !pdb.selector.empty();  // an empty selector selects nothing
+      for (const auto& [key, value] : pdb.selector) {
+        auto it = labels.find(key);
+        if (it == labels.end() || it->second != value) matches = false;
+      }
+      if (matches) members |= pod_bit(static_cast<PodId>(i));
+    }
+    pdb_members_.push_back(members);
+  }
+}
+
+std::optional<PodId> Cluster::find_pod(std::string_view name) const {
+  for (size_t i = 0; i < scenario_.pods.size(); ++i) {
+    if (scenario_.pods[i].name == name) return static_cast<PodId>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<NodeId> Cluster::find_node(std::string_view name) const {
+  for (size_t i = 0; i < scenario_.nodes.size(); ++i) {
+    if (scenario_.nodes[i].name == name) return static_cast<NodeId>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace preemptcheck

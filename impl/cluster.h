@@ -1,0 +1,78 @@
+// Cluster: the parts of a scenario that never change during a check — names, priorities,
+// requests, capacities, PDB selectors — indexed by small integers. Every World of one check
+// shares one Cluster.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/scenario.h"
+
+namespace preemptcheck {
+
+using PodId = std::uint8_t;
+using NodeId = std::uint8_t;
+/// A set of pods, one bit per PodId.
+using PodSet = std::uint32_t;
+
+inline constexpr NodeId kNoNode = 0xff;
+inline constexpr PodId kNoPod = 0xff;
+
+inline constexpr PodSet pod_bit(PodId p) { return PodSet{1} << p; }
+inline constexpr bool has_pod(PodSet s, PodId p) { return (s & pod_bit(p)) != 0; }
+
+/// cpu and memory of a request or a capacity.
+struct Resources {
+  int cpu = 0;
+  int memory = 0;
+
+  Resources& operator+=(const Resources& o) {
+    cpu += o.cpu;
+    memory += o.memory;
+    return *this;
+  }
+  Resources& operator-=(const Resources& o) {
+    cpu -= o.cpu;
+    memory -= o.memory;
+    return *this;
+  }
+  /// Whether this request fits within capacity `c`.
+  bool fits_in(const Resources& c) const { return cpu <= c.cpu && memory <= c.memory; }
+};
+
+/// The immutable part of a check.
+class Cluster {
+ public:
+  /// Builds the cluster of a validated scenario (names unique, nodes known, sizes bounded).
+  explicit Cluster(Scenario scenario);
+
+  const Scenario& scenario() const { return scenario_; }
+  const Mechanisms& mechanisms() const { return scenario_.mechanisms; }
+  int pod_count() const { return static_cast<int>(scenario_.pods.size()); }
+  int node_count() const { return static_cast<int>(scenario_.nodes.size()); }
+
+  const std::string& pod_name(PodId p) const { return scenario_.pods[p].name; }
+  const std::string& node_name(NodeId n) const { return scenario_.nodes[n].name; }
+  int priority(PodId p) const { return scenario_.pods[p].priority; }
+  const Resources& request(PodId p) const { return requests_[p]; }
+  const Resources& capacity(NodeId n) const { return capacities_[n]; }
+  bool is_preempt_never(PodId p) const { return scenario_.pods[p].preempt_never; }
+
+  /// Pods each PDB selects.
+  const std::vector<PodSet>& pdb_members() const { return pdb_members_; }
+
+  std::optional<PodId> find_pod(std::string_view name) const;
+  std::optional<NodeId> find_node(std::string_view name) const;
+
+ private:
+  Scenario scenario_;
+  std::vector<Resources> requests_;
+  std::vector<Resources> capacities_;
+  std::vector<PodSet> pdb_members_;
+};
+
+}  // namespace preemptcheck

@@ -1,0 +1,182 @@
+// Evaluator: eligibility, victim selection and node choice.
+#include "impl/evaluator.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+namespace preemptcheck {
+namespace {
+
+std::vector<PodId> members(PodSet s) {
+  std::vector<PodId> out;
+  for (PodId p = 0; s != 0; ++p, s >>= 1) {
+    if (s & 1) out.push_back(p);
+  }
+  return out;
+}
+
+// The PDB budget left for each PDB, as the disruption controller would report it now:
+// matching pods running and not terminating, minus minAvailable.
+std::vector<int> disruptions_allowed(const World& w) {
+  const Cluster& c = w.cluster();
+  std::vector<int> allowed;
+  for (size_t i = 0; i < c.scenario().pdbs.size(); ++i) {
+    int healthy = 0;
+    for (PodId p : members(c.pdb_members()[i])) {
+      const PodObj& o = w.lister(p);
+      if (o.exists && o.node != kNoNode && !o.terminating) ++healthy;
+    }
+    allowed.push_back(healthy - c.scenario().pdbs[i].min_available);
+  }
+  return allowed;
+}
+
+}  // namespace
+
+bool is_more_important(const World& w, PodId a, PodId b) {
+  const Cluster& c = w.cluster();
+  if (c.priority(a) != c.priority(b)) return c.priority(a) > c.priority(b);
+  std::uint8_t sa = w.lister(a).start;
+  std::uint8_t sb = w.lister(b).start;
+  if (sa != sb) return sa < sb;
+  return a < b;
+}
+
+bool is_eligible_to_preempt(const World& w, PodId preemptor) {
+  const Cluster& c = w.cluster();
+  if (c.is_preempt_never(preemptor)) return false;
+  // The preemptor is re-read from the informer, so this is the API-observed nomination.
+  NodeId nominated = w.lister(preemptor).nominated;
+  if (nominated == kNoNode) return true;
+  // The nominated node is UnschedulableAndUnresolvable: nothing there is worth waiting for.
+  if (!c.request(preemptor).fits_in(c.capacity(nominated))) return true;
+  PodSet on_node = w.cache_pods(nominated);
+  for (PodId q : members(on_node)) {
+    const PodObj& o = w.lister(q);
+    if (c.priority(q) < c.priority(preemptor) && o.terminating && o.disruption_target) {
+      return false;  // "not eligible due to a terminating pod on the nominated node"
+    }
+  }
+  return true;
+}
+
+std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor, NodeId node) {
+  const Cluster& c = w.cluster();
+  const bool exclude_inflight = w.mechanisms().inflight == Inflight::kOn;
+  std::vector<PodId> potential;
+  PodSet removed = 0;
+  for (PodId q : members(w.cache_pods(node))) {
+    if (c.priority(q) >= c.priority(preemptor)) continue;
+    // inflight=on: a victim that another preemptor's job is already deleting has been
+    // promised to that preemptor's nomination; choosing it again would issue
+    // a second delete for the same pod and count its space twice. The preemptor's own
+    // victims stay removable: that space is already its own. Off with
+    // --inflight=preemptor-only or off.
+    if (exclude_inflight && has_pod(w.inflight_victims_except(preemptor), q)) continue;
+    potential.push_back(q);
+    removed |= pod_bit(q);
+  }
+  if (potential.empty()) return std::nullopt;  // "No preemption victims found"
+  if (!w.fits(preemptor, node, removed)) return std::nullopt;
+
+  std::sort(potential.begin(), potential.end(),
+            [&](PodId a, PodId b) { return is_more_important(w, a, b); });
+
+  // filterPodsWithPDBViolation: a stable split, decrementing each matching PDB's budget.
+  std::vector<int> allowed = disruptions_allowed(w);
+  std::vector<PodId> violating;
+  std::vector<PodId> non_violating;
+  for (PodId q : potential) {
+    bool violates = false;
+    for (size_t i = 0; i < allowed.size(); ++i) {
+      if (has_pod(c.pdb_members()[i], q)) {
+        --allowed[i];
+        if (allowed[i] < 0) violates = true;
+      }
+    }
+    (violates ? violating : non_violating).push_back(q);
+  }
+
+  Candidate out{node, {}, 0};
+  auto reprieve = [&](PodId q, bool violates) {
+    removed &= ~pod_bit(q);
+    if (!w.fits(preemptor, node, removed)) {
+      removed |= pod_bit(q);
+      out.victims.push_back(q);
+      if (violates) ++out.pdb_violations;
+    }
+  };
+  for (PodId q : violating) reprieve(q, true);
+  for (PodId q : non_violating) reprieve(q, false);
+  std::sort(out.victims.begin(), out.victims.end(),
+            [&](PodId a, PodId b) { return is_more_important(w, a, b); });
+  return out;
+}
+
+std::vector<Candidate> dry_run_preemption(const World& w, PodId preemptor) {
+  const Cluster& c = w.cluster();
+  std::vector<Candidate> out;
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    // NodeResourcesFit: a request above the node's capacity is UnschedulableAndUnresolvable
+    // and the node is not a candidate.
+    if (!c.request(preemptor).fits_in(c.capacity(n))) continue;
+    if (auto cand = select_victims_on_node(w, preemptor, n)) out.push_back(std::move(*cand));
+  }
+  return out;
+}
+
+std::size_t pick_one_node(const World& w, const std::vector<Candidate>& candidates) {
+  const Cluster& c = w.cluster();
+  std::vector<std::size_t> best;
+  for (std::size_t i = 0; i < candidates.size(); ++i) best.push_back(i);
+  // Keeps the candidates with the lowest score; true once exactly one is left.
+  auto keep_lowest = [&](auto score) {
+    std::int64_t lowest = INT64_MAX;
+    for (std::size_t i : best) lowest = std::min(lowest, score(candidates[i]));
+    std::vector<std::size_t> next;
+    for (std::size_t i : best) {
+      if (score(candidates[i]) == lowest) next.push_back(i);
+    }
+    best = std::move(next);
+    return best.size() == 1;
+  };
+  // 1. fewest PDB violations
+  if (keep_lowest([](const Candidate& k) { return std::int64_t{k.pdb_violations}; })) {
+    return best[0];
+  }
+  // 2. lowest highest-priority victim
+  if (keep_lowest([&](const Candidate& k) -> std::int64_t {
+        return k.victims.empty() ? INT64_MIN : c.priority(k.victims[0]);
+      })) {
+    return best[0];
+  }
+  // 3. smallest sum of priorities, each offset by MaxInt32+1 so that fewer pods win ties
+  if (keep_lowest([&](const Candidate& k) {
+        std::int64_t sum = 0;
+        for (PodId v : k.victims) sum += std::int64_t{c.priority(v)} + INT32_MAX + 1;
+        return sum;
+      })) {
+    return best[0];
+  }
+  // 4. fewest victims
+  if (keep_lowest([](const Candidate& k) { return static_cast<std::int64_t>(k.victims.size()); })) {
+    return best[0];
+  }
+  // 5. the latest earliest start among the highest-priority victims
+  if (keep_lowest([&](const Candidate& k) -> std::int64_t {
+        if (k.victims.empty()) return 0;
+        int top = c.priority(k.victims[0]);
+        int earliest = INT_MAX;
+        for (PodId v : k.victims) {
+          if (c.priority(v) == top) earliest = std::min(earliest, int{w.lister(v).start});
+        }
+        return -std::int64_t{earliest};
+      })) {
+    return best[0];
+  }
+  // 6. the first remaining candidate, in scenario node order
+  return best[0];
+}
+
+}  // namespace preemptcheck

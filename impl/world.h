@@ -1,0 +1,208 @@
+// World: the whole cluster and the whole scheduler as one copyable value (DESIGN §2). Every
+// asynchronous thing is an explicit pending item — a watch event, a binding in flight, an
+// executor job — and an Action advances exactly one of them, so the explorer can branch by
+// copying. Components keep kube-scheduler's names: API server, informer (lister), cache,
+// scheduling queue with the PreEnqueue gate, nominator, evaluator, executor, kubelet.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "impl/action.h"
+#include "impl/cluster.h"
+
+namespace preemptcheck {
+
+/// A pod object as the API server stores it, and as the informer last delivered it.
+struct PodObj {
+  bool exists = false;             ///< created and not yet deleted
+  NodeId node = kNoNode;           ///< spec.nodeName
+  NodeId nominated = kNoNode;      ///< status.nominatedNodeName
+  bool terminating = false;        ///< metadata.deletionTimestamp is set
+  bool disruption_target = false;  ///< DisruptionTarget=True, reason PreemptionByScheduler
+  std::uint8_t start = 0xff;       ///< start order once running; earlier is more important
+
+  friend bool operator==(const PodObj&, const PodObj&) = default;
+};
+
+enum class EventType : std::uint8_t { kAdded, kModified, kDeleted };
+
+/// A watch event: the object as it was written.
+struct WatchEvent {
+  EventType type = EventType::kModified;
+  PodId pod = kNoPod;
+  PodObj obj;
+
+  friend bool operator==(const WatchEvent&, const WatchEvent&) = default;
+};
+
+/// Where an executor job is: kube-scheduler's prepareCandidateAsync goroutine.
+enum class JobPhase : std::uint8_t {
+  kClear,     ///< clear lower-priority nominations (clear-lower=async)
+  kEvicting,  ///< evict every victim but the last, in any order
+  kLast,      ///< evict the last victim, alone
+  kFinish,    ///< leave the in-flight set; activate the preemptor on error
+};
+
+/// One preemption's asynchronous work.
+struct Job {
+  PodId preemptor = kNoPod;
+  NodeId node = kNoNode;
+  JobPhase phase = JobPhase::kClear;
+  bool failed = false;
+  PodSet pending = 0;     ///< victims but the last still to evict
+  PodId last = kNoPod;    ///< the last victim, evicted alone
+
+  friend bool operator==(const Job&, const Job&) = default;
+};
+
+/// What one scheduling cycle decides for a pod.
+struct CycleDecision {
+  enum class Kind : std::uint8_t {
+    kBind,          ///< fits: assume on `node` and start binding
+    kPreempt,       ///< preempt `victims` on `node` and nominate the pod there
+    kNoCandidate,   ///< nothing fits and no node can be freed: the nomination is cleared
+    kIneligible,    ///< PodEligibleToPreemptOthers said no: nothing changes
+  };
+  Kind kind = Kind::kNoCandidate;
+  NodeId node = kNoNode;
+  PodSet victims = 0;     ///< every victim of the chosen candidate
+  PodSet to_evict = 0;    ///< victims without a deletionTimestamp in the informer
+  PodSet evaluated_busy = 0;  ///< nodes (as bits) evaluated while holding another's pending victims
+};
+
+/// What a step did, for property monitors and for the one-line comments of a trace.
+struct StepReport {
+  Action action;
+  /// Set when a cycle ran: the pod, and its decision.
+  bool cycle = false;
+  PodId pod = kNoPod;
+  CycleDecision decision;
+  bool gated = false;          ///< the preemptor went back to the queue gated
+  PodSet cleared = 0;          ///< lower-priority nominations cleared by this step
+  PodSet moved = 0;            ///< pods moved to activeQ by this step
+  PodSet consumed = 0;         ///< gated pods that saw this step's event and stayed gated
+  bool no_op = false;          ///< an API call that changed nothing (NotFound, already set)
+  bool binding_lost = false;   ///< a bind whose pod had been deleted meanwhile
+  WatchEvent event;            ///< the event an `observe` delivered
+};
+
+/// The cluster and the scheduler.
+class World {
+ public:
+  /// The initial world of a scenario: running pods bound and started in list order, pending
+  /// pods in activeQ, the informer in sync.
+  explicit World(std::shared_ptr<const Cluster> cluster);
+
+  const Cluster& cluster() const { return *cluster_; }
+  const std::shared_ptr<const Cluster>& shared_cluster() const { return cluster_; }
+  const Mechanisms& mechanisms() const { return cluster_->mechanisms(); }
+
+  /// Appends every enabled action, in the deterministic exploration order.
+  void enabled_actions(std::vector<Action>& out) const;
+  bool is_enabled(const Action& a) const;
+  /// Takes one step. Precondition: is_enabled(a).
+  StepReport apply(const Action& a);
+
+  /// What a scheduling cycle for pending pod `p` would decide now; changes nothing.
+  CycleDecision decide(PodId p) const;
+
+  /// A stable digest of the whole state.
+  std::uint64_t fingerprint() const;
+
+  // --- Ground truth: the API server -----------------------------------------------------
+  const PodObj& api(PodId p) const { return api_[p]; }
+  /// The node a binding call in flight will bind p to.
+  NodeId binding(PodId p) const { return binding_[p]; }
+  const std::vector<WatchEvent>& events() const { return events_; }
+
+  // --- The scheduler's view ---------------------------------------------------------------
+  const PodObj& lister(PodId p) const { return lister_[p]; }
+  NodeId assumed(PodId p) const { return assumed_[p]; }
+  NodeId nominated(PodId p) const { return nominated_[p]; }
+  const std::vector<PodId>& active_queue() const { return active_; }
+  PodSet unschedulable_pool() const { return pool_; }
+  PodSet gated() const { return gated_; }
+  PodSet preempting() const { return preempting_; }
+  PodId last_victim(PodId preemptor) const { return last_victim_[preemptor]; }
+  /// inflight=on: victims whose deletion preemptor p's job has been asked for and the
+  /// informer does not yet show under way.
+  PodSet inflight_victims_of(PodId p) const { return inflight_by_[p]; }
+  /// The same, for every preemptor but `except`.
+  PodSet inflight_victims_except(PodId except) const;
+  const std::vector<Job>& jobs() const { return jobs_; }
+  /// Whether job index i holds a worker.
+  bool is_running(size_t job) const;
+
+  // --- Decisions not yet undone, kept for the property monitors ----------------------------
+  /// Victims chosen by preemptor p, not yet gone, whose eviction has not failed.
+  PodSet chosen_by(PodId p) const { return chosen_by_[p]; }
+  PodSet pending_victims() const;
+  /// p's standing nomination: decided in a cycle, not yet consumed or revoked.
+  NodeId claim(PodId p) const { return claim_[p]; }
+  int eviction_failures_left() const { return eviction_failures_left_; }
+  int binding_failures_left() const { return binding_failures_left_; }
+
+  /// Pods the scheduler's cache places on node n: bound in the informer, or assumed.
+  PodSet cache_pods(NodeId n) const;
+  /// Pods the API server has on node n, plus pods whose binding to n is in flight.
+  PodSet ground_pods(NodeId n) const;
+  Resources sum_requests(PodSet pods) const;
+
+  /// Whether the PreEnqueue gate holds p back: kube-scheduler's IsPodRunningPreemption.
+  bool is_running_preemption(PodId p) const;
+  /// Whether nothing but the periodic flush could happen next.
+  bool is_quiescent() const;
+  /// Whether p is waiting to be scheduled: in activeQ or in the unschedulable pool.
+  bool is_pending(PodId p) const;
+
+  /// Whether the filter lets p onto node n once the pods in `removed` are gone, counting
+  /// pods nominated to n with priority ≥ p's (Kubernetes' two-pass rule).
+  bool fits(PodId p, NodeId n, PodSet removed) const;
+
+  friend bool operator==(const World&, const World&) = default;
+
+ private:
+  void write(PodId p, const PodObj& obj, EventType type);
+  void patch_nominated(PodId p, NodeId node);
+  void evict(PodId victim, StepReport& report);
+  void add_to_queue(PodId p, StepReport& report);
+  void requeue_after_failure(PodId p, StepReport& report);
+  void move_all_on_delete(StepReport& report);
+  void activate(PodId p, StepReport& report);
+  void clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
+                               StepReport& report);
+  void enter_last(Job& job);
+  void forget_inflight(PodSet victims);
+  void run_cycle(PodId p, StepReport& report);
+  void observe(StepReport& report);
+  size_t find_job(const Action& a) const;
+  bool is_job_step_enabled(const Job& job, const Action& a) const;
+
+  std::shared_ptr<const Cluster> cluster_;
+
+  std::vector<PodObj> api_;
+  std::vector<NodeId> binding_;
+  std::vector<WatchEvent> events_;
+  std::uint8_t next_start_ = 0;
+  PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
+
+  std::vector<PodObj> lister_;
+  std::vector<NodeId> assumed_;
+  std::vector<NodeId> nominated_;
+  std::vector<PodId> active_;
+  PodSet pool_ = 0;
+  PodSet gated_ = 0;
+  PodSet preempting_ = 0;
+  std::vector<PodId> last_victim_;
+  std::vector<PodSet> inflight_by_;
+  std::vector<Job> jobs_;
+
+  std::vector<PodSet> chosen_by_;
+  std::vector<NodeId> claim_;
+  std::uint8_t eviction_failures_left_ = 0;
+  std::uint8_t binding_failures_left_ = 0;
+};
+
+}  // namespace preemptcheck

@@ -1,0 +1,44 @@
+// WorldModel: adapt World and the spec monitors to the generic explorer.
+#include "properties/world_model.h"
+
+namespace preemptcheck {
+
+WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster)
+    : WorldModel(std::move(cluster), std::bitset<spec::kPropertyCount>().set()) {}
+
+WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
+                       std::bitset<spec::kPropertyCount> checked)
+    : cluster_(std::move(cluster)), checked_(checked) {
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    properties_.push_back({std::string(d.name),
+                           d.is_witness ? checker::PropertyKind::kSometimes
+                                        : checker::PropertyKind::kAlways,
+                           std::string(d.statement)});
+  }
+}
+
+void WorldModel::report(const spec::Verdict& v, checker::Observation& obs) const {
+  for (const auto& [property, message] : v.violated) {
+    if (checked_.test(static_cast<size_t>(property))) {
+      obs.violate(static_cast<size_t>(property), message);
+    }
+  }
+  for (spec::Property p : v.reached) obs.reach(static_cast<size_t>(p));
+}
+
+World WorldModel::next_state(const World& s, const Action& a, checker::Observation& obs) const {
+  World next = s;
+  StepReport step = next.apply(a);
+  spec::Verdict v;
+  spec::check_step(s, step, next, v);
+  report(v, obs);
+  return next;
+}
+
+void WorldModel::check_initial(const World& s, checker::Observation& obs) const {
+  spec::Verdict v;
+  spec::check_state(s, v);
+  report(v, obs);
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,162 @@
+// Monitor: each property's check, phrased over ground truth (what the API server holds and
+// what cycles have decided), never over the scheduler's possibly stale view.
+#include "spec/monitor.h"
+
+#include <fmt/format.h>
+
+namespace preemptcheck::spec {
+namespace {
+
+using Kind = CycleDecision::Kind;
+
+std::vector<PodId> members(PodSet s) {
+  std::vector<PodId> out;
+  for (PodId p = 0; s != 0; ++p, s >>= 1) {
+    if (s & 1) out.push_back(p);
+  }
+  return out;
+}
+
+std::string names(const Cluster& c, PodSet s) {
+  std::string out;
+  for (PodId p : members(s)) {
+    if (!out.empty()) out += ", ";
+    out += c.pod_name(p);
+  }
+  return out;
+}
+
+std::string usage(const Resources& r, const Resources& cap) {
+  return fmt::format("cpu {}/{}, memory {}/{}", r.cpu, cap.cpu, r.memory, cap.memory);
+}
+
+// no-double-victim: every victim this preemption will delete is not already somebody's
+// pending victim.
+void check_double_victim(const World& before, const StepReport& step, Verdict& out) {
+  const Cluster& c = before.cluster();
+  for (PodId v : members(step.decision.to_evict)) {
+    for (PodId q = 0; q < c.pod_count(); ++q) {
+      if (!has_pod(before.chosen_by(q), v)) continue;
+      out.violated.emplace_back(
+          Property::kNoDoubleVictim,
+          fmt::format("{} chooses {} as a victim on {}, but {} already chose it and it is not "
+                      "gone yet",
+                      c.pod_name(step.pod), c.pod_name(v), c.node_name(step.decision.node),
+                      q == step.pod ? "it" : c.pod_name(q)));
+      return;
+    }
+  }
+}
+
+// no-double-claim: the committed pod fits beside the standing claims of priority >= its own
+// and the pods its decision leaves on the node.
+void check_double_claim(const World& before, const StepReport& step, Verdict& out) {
+  const Cluster& c = before.cluster();
+  const PodId x = step.pod;
+  const NodeId n = step.decision.node;
+  PodSet claims = 0;
+  PodSet lower_claims = 0;
+  for (PodId q = 0; q < c.pod_count(); ++q) {
+    if (q == x || before.claim(q) != n) continue;
+    (c.priority(q) >= c.priority(x) ? claims : lower_claims) |= pod_bit(q);
+  }
+  if (lower_claims != 0) out.reached.push_back(Property::kTakeover);
+  PodSet staying = before.ground_pods(n) & ~step.decision.victims & ~pod_bit(x);
+  Resources total = before.sum_requests(claims | staying);
+  total += c.request(x);
+  if (total.fits_in(c.capacity(n))) return;
+  out.violated.emplace_back(
+      Property::kNoDoubleClaim,
+      fmt::format("{} is {} {} but does not fit beside {}{}{} ({})", c.pod_name(x),
+                  step.decision.kind == Kind::kBind ? "assumed on" : "nominated to",
+                  c.node_name(n), claims != 0 ? "the nomination of " : "",
+                  claims != 0 ? names(c, claims) : "",
+                  staying != 0 ? fmt::format("{}the pods {}", claims != 0 ? " and " : "",
+                                             names(c, staying))
+                               : "",
+                  usage(total, c.capacity(n))));
+}
+
+// no-over-preemption: a preemption by a pod whose earlier victims are still pending.
+void check_over_preemption(const World& before, const StepReport& step, Verdict& out) {
+  const Cluster& c = before.cluster();
+  PodSet earlier = before.chosen_by(step.pod);
+  if (earlier == 0 || step.decision.to_evict == 0) return;
+  out.violated.emplace_back(
+      Property::kNoOverPreemption,
+      fmt::format("{} starts a second preemption (victims {} on {}) while its earlier victims "
+                  "{} are still pending",
+                  c.pod_name(step.pod), names(c, step.decision.to_evict),
+                  c.node_name(step.decision.node), names(c, earlier)));
+}
+
+void check_overcommit(const World& w, Verdict& out) {
+  const Cluster& c = w.cluster();
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    PodSet pods = w.ground_pods(n);
+    Resources used = w.sum_requests(pods);
+    if (used.fits_in(c.capacity(n))) continue;
+    out.violated.emplace_back(Property::kNoOvercommit,
+                              fmt::format("{} holds {} ({})", c.node_name(n), names(c, pods),
+                                          usage(used, c.capacity(n))));
+    return;
+  }
+}
+
+void check_lost_wakeup(const World& w, Verdict& out) {
+  if (!w.is_quiescent()) return;
+  const Cluster& c = w.cluster();
+  for (PodId p : members(w.unschedulable_pool())) {
+    CycleDecision d = w.decide(p);
+    const bool progress =
+        d.kind == Kind::kBind || (d.kind == Kind::kPreempt && d.to_evict != 0);
+    if (!progress) continue;
+    out.violated.emplace_back(
+        Property::kNoLostWakeup,
+        fmt::format("nothing but the periodic flush can happen, yet {} waits in the "
+                    "unschedulable pool although a cycle would {} {}",
+                    c.pod_name(p), d.kind == Kind::kBind ? "bind it on" : "preempt on",
+                    c.node_name(d.node)));
+    return;
+  }
+}
+
+}  // namespace
+
+void check_state(const World& w, Verdict& out) {
+  check_overcommit(w, out);
+  check_lost_wakeup(w, out);
+  for (const Job& j : w.jobs()) {
+    if (j.pending != 0 || j.phase == JobPhase::kLast) {
+      out.reached.push_back(Property::kVictimsInFlight);
+      break;
+    }
+  }
+}
+
+void check_step(const World& before, const StepReport& step, const World& after, Verdict& out) {
+  const Cluster& c = before.cluster();
+  if (step.cycle) {
+    const CycleDecision& d = step.decision;
+    if (before.chosen_by(step.pod) != 0) out.reached.push_back(Property::kPreemptorRetried);
+    if (d.evaluated_busy != 0) out.reached.push_back(Property::kBusyNodeEvaluated);
+    if (d.kind == Kind::kPreempt) {
+      check_double_victim(before, step, out);
+      check_over_preemption(before, step, out);
+    }
+    if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) check_double_claim(before, step, out);
+    if (d.kind == Kind::kBind) {
+      if (before.claim(step.pod) == d.node) out.reached.push_back(Property::kNomineeBinds);
+      for (PodId q = 0; q < c.pod_count(); ++q) {
+        if (q != step.pod && before.binding(q) == d.node) {
+          out.reached.push_back(Property::kBindingBesideBinding);
+          break;
+        }
+      }
+    }
+  }
+  if ((step.moved & before.gated()) != 0) out.reached.push_back(Property::kGatedPreemptorWoken);
+  check_state(after, out);
+}
+
+}  // namespace preemptcheck::spec
