@@ -1,0 +1,122 @@
+// StateGraph: the DOT drawing, through Boost.Graph's write_graphviz, and the counterexample
+// marking.
+#include "checker/graph.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphviz.hpp>
+
+#include <string_view>
+
+namespace preemptcheck::checker {
+namespace {
+
+// Vertices are StateGraph vertex indices (vecS); each edge carries its StateGraph index.
+// Bidirectional, so that write_graphviz walks the global edge list: edges come out in
+// StateGraph order.
+using DotGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
+                                       boost::no_property, std::size_t>;
+
+constexpr std::string_view kViolatingFill = "#f4a6a6";
+
+// `text` as a DOT string literal; line breaks become DOT's centred "\n".
+std::string dot_string(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      default:
+        out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+class VertexWriter {
+ public:
+  explicit VertexWriter(const StateGraph& graph) : graph_(graph) {}
+
+  void operator()(std::ostream& out, std::size_t vertex) const {
+    const GraphVertex& v = graph_.vertices[vertex];
+    out << "[label=" << dot_string(v.label);
+    if (v.initial) {
+      out << ", shape=doublecircle";
+    }
+    if (v.violating && v.on_counterexample) {
+      out << ", style=\"filled,bold\", penwidth=2";
+    } else if (v.violating) {
+      out << ", style=filled";
+    } else if (v.on_counterexample) {
+      out << ", style=bold, penwidth=2";
+    }
+    if (v.violating) {
+      out << ", fillcolor=\"" << kViolatingFill << '"';
+    }
+    out << ']';
+  }
+
+ private:
+  const StateGraph& graph_;
+};
+
+class EdgeWriter {
+ public:
+  EdgeWriter(const StateGraph& graph, const DotGraph& dot) : graph_(graph), dot_(dot) {}
+
+  void operator()(std::ostream& out, const DotGraph::edge_descriptor& edge) const {
+    const GraphEdge& e = graph_.edges[dot_[edge]];
+    out << "[label=" << dot_string(e.label);
+    if (e.on_counterexample) {
+      out << ", style=bold, penwidth=2";
+    }
+    out << ']';
+  }
+
+ private:
+  const StateGraph& graph_;
+  const DotGraph& dot_;
+};
+
+}  // namespace
+
+void write_dot(const StateGraph& graph, std::ostream& out) {
+  DotGraph dot(graph.vertices.size());
+  for (std::size_t i = 0; i < graph.edges.size(); ++i) {
+    boost::add_edge(graph.edges[i].from, graph.edges[i].to, i, dot);
+  }
+  boost::write_graphviz(out, dot, VertexWriter(graph), EdgeWriter(graph, dot));
+}
+
+namespace detail {
+
+void mark_counterexample(StateGraph& graph, const std::vector<std::size_t>& tree_edges,
+                         std::uint32_t violation_state,
+                         std::optional<std::uint64_t> violation_edge) {
+  std::uint32_t id = violation_state;
+  graph.vertices[id].on_counterexample = true;
+  if (violation_edge) {
+    GraphEdge& last = graph.edges[*violation_edge];
+    last.on_counterexample = true;
+    id = last.from;
+  }
+  graph.vertices[id].on_counterexample = true;
+  while (id != 0) {
+    GraphEdge& edge = graph.edges[tree_edges[id - 1]];
+    edge.on_counterexample = true;
+    id = edge.from;
+    graph.vertices[id].on_counterexample = true;
+  }
+}
+
+}  // namespace detail
+}  // namespace preemptcheck::checker
