@@ -43,7 +43,7 @@ bool parse_seconds(const std::string& text, double& out) {
 const char* usage_text() {
   return R"(usage:
   preemptcheck check [SCENARIO.yaml] [--profile P] [--MECHANISM=VALUE]...
-                     [--max-states N] [--max-depth D] [--time-limit S]
+                     [--max-states N (default 20000000)] [--max-depth D] [--time-limit S]
                      [--property NAME]... [--json]
 
 Explores every interleaving of the scenario (the embedded default when none is given)

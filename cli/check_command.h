@@ -30,10 +30,14 @@ struct MechanismChoice {
 /// value is unknown.
 std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice);
 
+/// The state limit of a search when none is given: a guard against a space that does not
+/// fit in memory, reported like any other limit.
+inline constexpr std::uint64_t kDefaultMaxStates = 20'000'000;
+
 struct CheckOptions {
   std::string scenario_path;  ///< empty: the embedded default
   MechanismChoice mechanisms;
-  checker::Limits limits;
+  checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   bool json = false;
 };

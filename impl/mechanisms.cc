@@ -33,6 +33,9 @@ const std::vector<Switch>& switches() {
       {"nomination", {"sync", "async"},
        [](const Mechanisms& m) { return timing_index(m.nomination); },
        [](Mechanisms& m, int i) { m.nomination = timing_of(i); }},
+      {"stale-nomination", {"ignore", "apply"},
+       [](const Mechanisms& m) { return m.stale_nominations_ignored ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.stale_nominations_ignored = i == 0; }},
       {"clear-lower", {"sync", "async"},
        [](const Mechanisms& m) { return timing_index(m.clear_lower); },
        [](Mechanisms& m, int i) { m.clear_lower = timing_of(i); }},
@@ -111,10 +114,12 @@ std::optional<Mechanisms> profile(std::string_view name) {
   if (name == "reference") return m;
   // kube-scheduler today (SchedulerAsyncPreemption, beta and on by default since 1.33):
   // only the preemptor is gated, nothing activates it when its job succeeds (#141694), and
-  // lower-priority nominees lose their claim only when the executor's patches are observed.
+  // lower-priority nominees lose their claim only when the executor's patches are observed,
+  // and the nominator follows every informer update, however old.
   m.inflight = Inflight::kPreemptorOnly;
   m.activate_on_finish = false;
   m.clear_lower = Timing::kAsync;
+  m.stale_nominations_ignored = false;
   if (name == "kubernetes") return m;
   // The first asynchronous version (#128170) opened the gate before the last victim's
   // delete call, which let the preemptor delete it again (#134249).

@@ -32,6 +32,8 @@ struct Mechanisms {
   Gate gate = Gate::kLastVictim;
   bool activate_on_finish = true;
   Timing nomination = Timing::kSync;
+  /// Whether the nominator applies an informer update older than its own latest write.
+  bool stale_nominations_ignored = true;
   Timing clear_lower = Timing::kSync;
   bool assume = true;
   Timing deletion = Timing::kAsync;

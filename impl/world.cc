@@ -419,7 +419,19 @@ CycleDecision World::decide(PodId p) const {
     d.kind = CycleDecision::Kind::kNoCandidate;
     return d;
   }
-  const Candidate& best = candidates[pick_one_node(*this, candidates)];
+  size_t chosen = pick_one_node(*this, candidates);
+  // inflight=on: a preemptor whose own victims are still being deleted on its nominated
+  // node keeps that node when it is still a candidate, instead of starting over elsewhere
+  // and letting those victims die for nothing. Kubernetes' pickOneNodeForPreemption has no
+  // such preference (--inflight=preemptor-only or off).
+  if (mechanisms().inflight == Inflight::kOn && inflight_by_[p] != 0) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (candidates[i].node == claim_[p] && (cache_pods(claim_[p]) & inflight_by_[p]) != 0) {
+        chosen = i;
+      }
+    }
+  }
+  const Candidate& best = candidates[chosen];
   d.kind = CycleDecision::Kind::kPreempt;
   d.node = best.node;
   for (PodId v : best.victims) {
@@ -492,15 +504,15 @@ void World::run_cycle(PodId p, StepReport& report) {
       job.node = d.node;
       job.last = victims.back();
       for (size_t i = 0; i + 1 < victims.size(); ++i) job.pending |= pod_bit(victims[i]);
-      jobs_.push_back(job);
-      Job& added = jobs_.back();
       if (m.clear_lower == Timing::kAsync) {
-        added.phase = JobPhase::kClear;
-      } else if (added.pending != 0) {
-        added.phase = JobPhase::kEvicting;
+        job.phase = JobPhase::kClear;
+      } else if (job.pending != 0) {
+        job.phase = JobPhase::kEvicting;
       } else {
-        enter_last(added);
+        job.phase = JobPhase::kLast;
       }
+      jobs_.push_back(job);
+      if (job.phase == JobPhase::kLast) enter_last(jobs_.back());
     }
   }
 
@@ -534,9 +546,17 @@ void World::observe(StepReport& report) {
         // The bind landed: the cache confirms the assumed pod, the nominator drops it.
         assumed_[p] = kNoNode;
         nominated_[p] = kNoNode;
-      } else if (e.obj.node == kNoNode && !(old.nominated == kNoNode && e.obj.nominated == kNoNode)) {
+      } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
+                 !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
+                 !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
         // UpdateNominatedPod follows the API's nominatedNodeName, except that an update
-        // without one keeps an in-memory nomination made before the patch landed.
+        // without one keeps an in-memory nomination made before the patch landed. Updates of
+        // an assumed pod do not reach the queue or the nominator at all.
+        // stale-nomination=ignore: an update older than the scheduler's own latest write of
+        // this pod (a later event for it is still queued) does not overwrite the newer
+        // in-memory nomination; otherwise a pod nominated twice in quick succession falls
+        // back to its old node for a while and its new space looks free to the next cycle.
+        // Off with --stale-nomination=apply (kube-scheduler).
         nominated_[p] = e.obj.nominated;
       }
       // The scheduler now sees the deletion under way; the DeletionTimestamp skip takes over
@@ -677,7 +697,30 @@ StepReport World::apply(const Action& a) {
       break;
     }
   }
+  merge_duplicate_jobs();
   return report;
+}
+
+void World::merge_duplicate_jobs() {
+  // Two jobs of one preemptor at the same point with the same victims would issue the same
+  // calls; the later one is merged into the earlier. Without a gate (--inflight=off, or
+  // --gate=release-before-last) a preemptor can repeat its preemption again and again, and
+  // this keeps the state space finite. Each repeat was already seen by the
+  // no-double-victim check when it was decided.
+  for (size_t i = 1; i < jobs_.size(); ++i) {
+    if (std::find(jobs_.begin(), jobs_.begin() + static_cast<std::ptrdiff_t>(i), jobs_[i]) !=
+        jobs_.begin() + static_cast<std::ptrdiff_t>(i)) {
+      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
+      --i;
+    }
+  }
+}
+
+bool World::has_later_event(PodId p) const {
+  for (const WatchEvent& e : events_) {
+    if (e.pod == p) return true;
+  }
+  return false;
 }
 
 // --- Fingerprint ------------------------------------------------------------------------------------

@@ -178,6 +178,9 @@ class World {
   void run_cycle(PodId p, StepReport& report);
   void observe(StepReport& report);
   size_t find_job(const Action& a) const;
+  void merge_duplicate_jobs();
+  /// Whether a watch event for p is still queued (the informer has not caught up with p).
+  bool has_later_event(PodId p) const;
   bool is_job_step_enabled(const Job& job, const Action& a) const;
 
   std::shared_ptr<const Cluster> cluster_;
