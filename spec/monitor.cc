@@ -77,17 +77,50 @@ void check_double_claim(const World& before, const StepReport& step, Verdict& ou
                   usage(total, c.capacity(n))));
 }
 
-// no-over-preemption: a preemption by a pod whose earlier victims are still pending.
+// no-over-preemption: a preemption by a pod whose earlier preemption still stands — its
+// nomination not revoked, its victims not gone — is over-preemption when it is on another
+// node, or when on the same node one of the new victims would not be needed once the
+// earlier victims are gone (judged on ground truth, with the standing nominations of
+// priority >= the preemptor's). A retry after a failed eviction is not over-preemption;
+// neither is preempting elsewhere after a higher-priority pod took the nomination away.
 void check_over_preemption(const World& before, const StepReport& step, Verdict& out) {
   const Cluster& c = before.cluster();
-  PodSet earlier = before.chosen_by(step.pod);
-  if (earlier == 0 || step.decision.to_evict == 0) return;
-  out.violated.emplace_back(
-      Property::kNoOverPreemption,
-      fmt::format("{} starts a second preemption (victims {} on {}) while its earlier victims "
-                  "{} are still pending",
-                  c.pod_name(step.pod), names(c, step.decision.to_evict),
-                  c.node_name(step.decision.node), names(c, earlier)));
+  const PodId p = step.pod;
+  const NodeId held = before.claim(p);
+  const PodSet earlier = before.chosen_by(p);
+  const PodSet fresh = step.decision.to_evict;
+  if (earlier == 0 || held == kNoNode) return;
+  const NodeId n = step.decision.node;
+  if (held != n) {
+    if ((earlier & before.ground_pods(held)) == 0) return;
+    out.violated.emplace_back(
+        Property::kNoOverPreemption,
+        fmt::format("{} moves its nomination to {}{} while its nomination to {} stands and "
+                    "its victims {} there are still pending",
+                    c.pod_name(p), c.node_name(n),
+                    fresh != 0 ? fmt::format(" preempting {}", names(c, fresh)) : "",
+                    c.node_name(held),
+                    names(c, earlier & before.ground_pods(held))));
+    return;
+  }
+  PodSet claims = 0;
+  for (PodId q = 0; q < c.pod_count(); ++q) {
+    if (q != p && before.claim(q) == n && c.priority(q) >= c.priority(p)) claims |= pod_bit(q);
+  }
+  if (fresh == 0) return;
+  const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
+  for (PodId w : members(fresh)) {
+    Resources total = before.sum_requests(remaining | claims | pod_bit(w));
+    total += c.request(p);
+    if (!total.fits_in(c.capacity(n))) continue;
+    out.violated.emplace_back(
+        Property::kNoOverPreemption,
+        fmt::format("{} preempts {} on {} although, once its earlier victims {} are gone, it "
+                    "would fit beside {}",
+                    c.pod_name(p), c.pod_name(w), c.node_name(n), names(c, earlier),
+                    c.pod_name(w)));
+    return;
+  }
 }
 
 void check_overcommit(const World& w, Verdict& out) {

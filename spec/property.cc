@@ -17,7 +17,8 @@ const std::vector<PropertyDef>& property_table() {
        "the pods bound to a node or being bound to it, terminating ones included, fit in its "
        "capacity"},
       {P::kNoOverPreemption, "no-over-preemption", false, P::kNoOverPreemption,
-       "a preemptor never starts a second preemption while victims of its first are pending"},
+       "while a preemptor's nomination stands with victims pending, it never preempts on "
+       "another node, and never evicts a pod it would not need once those victims are gone"},
       {P::kNoLostWakeup, "no-lost-wakeup", false, P::kNoLostWakeup,
        "when nothing but the periodic flush can happen, no pending pod could make progress "
        "(bind, or preempt) in a cycle"},
