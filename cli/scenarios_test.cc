@@ -116,13 +116,15 @@ TEST_P(ReferenceProfile, HoldsExhaustivelyWithPinnedCounts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(cli, ReferenceProfile, ::testing::ValuesIn(reference_pins()),
-                         [](const auto& info) { return test_name(info.param.scenario); });
+                         [](const auto& param_info) { return test_name(param_info.param.scenario); });
 
 TEST(cliScenarios, EveryWitnessIsReachedSomewhere) {
   std::set<std::string> all;
   for (const Pin& p : reference_pins()) all.insert(p.witnesses.begin(), p.witnesses.end());
   for (const spec::PropertyDef& d : spec::property_table()) {
-    if (d.is_witness) EXPECT_TRUE(all.count(std::string(d.name))) << d.name;
+    if (d.is_witness) {
+      EXPECT_TRUE(all.count(std::string(d.name))) << d.name;
+    }
   }
 }
 
@@ -176,8 +178,8 @@ TEST_P(Switches, BreakTheGuardedPropertyAtThePinnedDepth) {
   EXPECT_EQ(r.stats.depth, race.length) << "breadth-first: the violation is at the last level";
 }
 
-INSTANTIATE_TEST_SUITE_P(cli, Switches, ::testing::ValuesIn(races()), [](const auto& info) {
-  return test_name(info.param.scenario + "_" + info.param.property);
+INSTANTIATE_TEST_SUITE_P(cli, Switches, ::testing::ValuesIn(races()), [](const auto& param_info) {
+  return test_name(param_info.param.scenario + "_" + param_info.param.property);
 });
 
 TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {

@@ -36,6 +36,7 @@ function(preemptcheck_test name)
     set(ARG_LABELS unit)
   endif()
   gtest_discover_tests(${name}
+    TEST_PREFIX "${name}."
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "PREEMPTCHECK_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
     DISCOVERY_TIMEOUT 60)
