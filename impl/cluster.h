@@ -3,6 +3,7 @@
 // shares one Cluster.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,6 +25,30 @@ inline constexpr PodId kNoPod = 0xff;
 
 inline constexpr PodSet pod_bit(PodId p) { return PodSet{1} << p; }
 inline constexpr bool has_pod(PodSet s, PodId p) { return (s & pod_bit(p)) != 0; }
+
+/// The pods of a set in PodId order, without allocating: `for (PodId p : pods_in(s))`.
+class pods_in {
+ public:
+  class iterator {
+   public:
+    explicit iterator(PodSet rest) : rest_(rest) {}
+    PodId operator*() const { return static_cast<PodId>(std::countr_zero(rest_)); }
+    iterator& operator++() {
+      rest_ &= rest_ - 1;
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return rest_ != o.rest_; }
+
+   private:
+    PodSet rest_;
+  };
+  explicit pods_in(PodSet s) : set_(s) {}
+  iterator begin() const { return iterator(set_); }
+  iterator end() const { return iterator(0); }
+
+ private:
+  PodSet set_;
+};
 
 /// cpu and memory of a request or a capacity.
 struct Resources {

@@ -8,14 +8,6 @@
 namespace preemptcheck {
 namespace {
 
-std::vector<PodId> members(PodSet s) {
-  std::vector<PodId> out;
-  for (PodId p = 0; s != 0; ++p, s >>= 1) {
-    if (s & 1) out.push_back(p);
-  }
-  return out;
-}
-
 // The PDB budget left for each PDB, as the disruption controller would report it now:
 // matching pods running and not terminating, minus minAvailable.
 std::vector<int> disruptions_allowed(const World& w) {
@@ -23,7 +15,7 @@ std::vector<int> disruptions_allowed(const World& w) {
   std::vector<int> allowed;
   for (size_t i = 0; i < c.scenario().pdbs.size(); ++i) {
     int healthy = 0;
-    for (PodId p : members(c.pdb_members()[i])) {
+    for (PodId p : pods_in(c.pdb_members()[i])) {
       const PodObj& o = w.lister(p);
       if (o.exists && o.node != kNoNode && !o.terminating) ++healthy;
     }
@@ -52,7 +44,7 @@ bool is_eligible_to_preempt(const World& w, PodId preemptor) {
   // The nominated node is UnschedulableAndUnresolvable: nothing there is worth waiting for.
   if (!c.request(preemptor).fits_in(c.capacity(nominated))) return true;
   PodSet on_node = w.cache_pods(nominated);
-  for (PodId q : members(on_node)) {
+  for (PodId q : pods_in(on_node)) {
     const PodObj& o = w.lister(q);
     if (c.priority(q) < c.priority(preemptor) && o.terminating && o.disruption_target) {
       return false;  // "not eligible due to a terminating pod on the nominated node"
@@ -66,7 +58,7 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
   const bool exclude_inflight = w.mechanisms().inflight == Inflight::kOn;
   std::vector<PodId> potential;
   PodSet removed = 0;
-  for (PodId q : members(w.cache_pods(node))) {
+  for (PodId q : pods_in(w.cache_pods(node))) {
     if (c.priority(q) >= c.priority(preemptor)) continue;
     // inflight=on: a victim that another preemptor's job is already deleting has been
     // promised to that preemptor's nomination; choosing it again would issue

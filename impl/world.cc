@@ -9,29 +9,16 @@
 namespace preemptcheck {
 namespace {
 
-std::vector<PodId> members(PodSet s) {
-  std::vector<PodId> out;
-  for (PodId p = 0; s != 0; ++p, s >>= 1) {
-    if (s & 1) out.push_back(p);
-  }
-  return out;
-}
-
-// A stable 64-bit digest: FNV-1a over bytes, then a final avalanche (splitmix64).
+// A stable 64-bit digest of a sequence of 64-bit words: each word is mixed in FNV-1a
+// fashion (xor, multiply, shift) and a final splitmix64 avalanche spreads the result. The
+// World packs its fields into words explicitly, so the digest does not depend on memory
+// layout, padding or the build.
 class Digest {
  public:
-  void byte(std::uint8_t b) {
-    h_ ^= b;
+  void word(std::uint64_t w) {
+    h_ ^= w;
     h_ *= 0x100000001b3ULL;
-  }
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) byte(static_cast<std::uint8_t>(v >> (8 * i)));
-  }
-  void obj(const PodObj& o) {
-    byte(static_cast<std::uint8_t>(o.exists | (o.terminating << 1) | (o.disruption_target << 2)));
-    byte(o.node);
-    byte(o.nominated);
-    byte(o.start);
+    h_ ^= h_ >> 29;
   }
   std::uint64_t value() const {
     std::uint64_t z = h_ + 0x9e3779b97f4a7c15ULL;
@@ -43,6 +30,13 @@ class Digest {
  private:
   std::uint64_t h_ = 0xcbf29ce484222325ULL;
 };
+
+// A PodObj in 32 bits.
+std::uint64_t pack(const PodObj& o) {
+  return std::uint64_t{o.exists} | std::uint64_t{o.terminating} << 1 |
+         std::uint64_t{o.disruption_target} << 2 | std::uint64_t{o.node} << 8 |
+         std::uint64_t{o.nominated} << 16 | std::uint64_t{o.start} << 24;
+}
 
 }  // namespace
 
@@ -98,7 +92,7 @@ PodSet World::ground_pods(NodeId n) const {
 
 Resources World::sum_requests(PodSet pods) const {
   Resources r;
-  for (PodId p : members(pods)) r += cluster_->request(p);
+  for (PodId p : pods_in(pods)) r += cluster_->request(p);
   return r;
 }
 
@@ -217,7 +211,7 @@ void World::enabled_actions(std::vector<Action>& out) const {
         out.push_back({ActionKind::kClearNominations, job.preemptor, kNoPod});
         break;
       case JobPhase::kEvicting:
-        for (PodId v : members(job.pending)) {
+        for (PodId v : pods_in(job.pending)) {
           out.push_back({ActionKind::kEvict, job.preemptor, v});
           if (eviction_failures_left_ > 0) {
             out.push_back({ActionKind::kEvictFails, job.preemptor, v});
@@ -239,7 +233,7 @@ void World::enabled_actions(std::vector<Action>& out) const {
   for (PodId p = 0; p < n; ++p) {
     if (api_[p].exists && api_[p].terminating) out.push_back({ActionKind::kTerminate, p, kNoPod});
   }
-  for (PodId p : members(uncreated_)) out.push_back({ActionKind::kCreate, p, kNoPod});
+  for (PodId p : pods_in(uncreated_)) out.push_back({ActionKind::kCreate, p, kNoPod});
   // The flush moves pods that waited five minutes. The model has no clock; it assumes only
   // that the informer delivers faster than that, so the flush waits for an empty event
   // queue. Executor jobs and bindings may still be in flight (API calls can be throttled
@@ -331,7 +325,7 @@ void World::move_all_on_delete(StepReport& report) {
   // An assigned pod was deleted: NodeResourcesFit's hint queues every pod it rejected. Gated
   // pods see the event too (DefaultPreemption registers Pod/Delete) and run PreEnqueue again;
   // a pod still running preemption stays gated and the event is used up.
-  for (PodId p : members(pool_)) {
+  for (PodId p : pods_in(pool_)) {
     if (has_pod(gated_, p) && is_running_preemption(p)) {
       report.consumed |= pod_bit(p);
       continue;
@@ -476,10 +470,11 @@ void World::run_cycle(PodId p, StepReport& report) {
       break;
   }
 
-  for (PodId v : members(d.to_evict)) chosen_by_[p] |= pod_bit(v);
+  for (PodId v : pods_in(d.to_evict)) chosen_by_[p] |= pod_bit(v);
   const std::vector<PodId> victims = [&] {
     // Most important first; the executor deletes the last (least important) alone.
-    std::vector<PodId> v = members(d.to_evict);
+    std::vector<PodId> v;
+    for (PodId q : pods_in(d.to_evict)) v.push_back(q);
     std::sort(v.begin(), v.end(), [&](PodId a, PodId b) { return is_more_important(*this, a, b); });
     return v;
   }();
@@ -684,7 +679,7 @@ StepReport World::apply(const Action& a) {
     case ActionKind::kFlush:
       // flushUnschedulablePodsLeftover: every pod leaves the pool through PreEnqueue; a pod
       // still running preemption stays gated (#139162).
-      for (PodId p : members(pool_)) {
+      for (PodId p : pods_in(pool_)) {
         if (is_running_preemption(p)) continue;
         add_to_queue(p, report);
       }
@@ -727,39 +722,30 @@ bool World::has_later_event(PodId p) const {
 
 std::uint64_t World::fingerprint() const {
   Digest d;
-  for (const PodObj& o : api_) d.obj(o);
-  for (NodeId n : binding_) d.byte(n);
-  d.u32(static_cast<std::uint32_t>(events_.size()));
+  const size_t n = api_.size();
+  for (size_t p = 0; p < n; ++p) {
+    d.word(pack(api_[p]) | pack(lister_[p]) << 32);
+    d.word(std::uint64_t{binding_[p]} | std::uint64_t{assumed_[p]} << 8 |
+           std::uint64_t{nominated_[p]} << 16 | std::uint64_t{last_victim_[p]} << 24 |
+           std::uint64_t{claim_[p]} << 32);
+    d.word(std::uint64_t{chosen_by_[p]} | std::uint64_t{inflight_by_[p]} << 32);
+  }
+  d.word(events_.size() | std::uint64_t{next_start_} << 32 |
+         std::uint64_t{eviction_failures_left_} << 40 | std::uint64_t{binding_failures_left_} << 48);
   for (const WatchEvent& e : events_) {
-    d.byte(static_cast<std::uint8_t>(e.type));
-    d.byte(e.pod);
-    d.obj(e.obj);
+    d.word(static_cast<std::uint64_t>(e.type) | std::uint64_t{e.pod} << 8 | pack(e.obj) << 16);
   }
-  d.byte(next_start_);
-  for (const PodObj& o : lister_) d.obj(o);
-  for (NodeId n : assumed_) d.byte(n);
-  for (NodeId n : nominated_) d.byte(n);
-  d.u32(static_cast<std::uint32_t>(active_.size()));
-  for (PodId p : active_) d.byte(p);
-  d.u32(pool_);
-  d.u32(gated_);
-  d.u32(preempting_);
-  for (PodId p : last_victim_) d.byte(p);
-  for (PodSet s : inflight_by_) d.u32(s);
-  d.u32(static_cast<std::uint32_t>(jobs_.size()));
+  d.word(active_.size());
+  for (PodId p : active_) d.word(p);
+  d.word(std::uint64_t{pool_} | std::uint64_t{gated_} << 32);
+  d.word(std::uint64_t{preempting_} | std::uint64_t{uncreated_} << 32);
+  d.word(jobs_.size());
   for (const Job& j : jobs_) {
-    d.byte(j.preemptor);
-    d.byte(j.node);
-    d.byte(static_cast<std::uint8_t>(j.phase));
-    d.byte(j.failed ? 1 : 0);
-    d.u32(j.pending);
-    d.byte(j.last);
+    d.word(std::uint64_t{j.preemptor} | std::uint64_t{j.node} << 8 |
+           static_cast<std::uint64_t>(j.phase) << 16 | std::uint64_t{j.failed} << 24 |
+           std::uint64_t{j.last} << 32);
+    d.word(j.pending);
   }
-  for (PodSet s : chosen_by_) d.u32(s);
-  for (NodeId n : claim_) d.byte(n);
-  d.u32(uncreated_);
-  d.byte(eviction_failures_left_);
-  d.byte(binding_failures_left_);
   return d.value();
 }
 

@@ -11,6 +11,7 @@
 
 #include "impl/action.h"
 #include "impl/cluster.h"
+#include "impl/pod_array.h"
 
 namespace preemptcheck {
 
@@ -185,25 +186,25 @@ class World {
 
   std::shared_ptr<const Cluster> cluster_;
 
-  std::vector<PodObj> api_;
-  std::vector<NodeId> binding_;
+  PodArray<PodObj> api_;
+  PodArray<NodeId> binding_;
   std::vector<WatchEvent> events_;
   std::uint8_t next_start_ = 0;
   PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
 
-  std::vector<PodObj> lister_;
-  std::vector<NodeId> assumed_;
-  std::vector<NodeId> nominated_;
+  PodArray<PodObj> lister_;
+  PodArray<NodeId> assumed_;
+  PodArray<NodeId> nominated_;
   std::vector<PodId> active_;
   PodSet pool_ = 0;
   PodSet gated_ = 0;
   PodSet preempting_ = 0;
-  std::vector<PodId> last_victim_;
-  std::vector<PodSet> inflight_by_;
+  PodArray<PodId> last_victim_;
+  PodArray<PodSet> inflight_by_;
   std::vector<Job> jobs_;
 
-  std::vector<PodSet> chosen_by_;
-  std::vector<NodeId> claim_;
+  PodArray<PodSet> chosen_by_;
+  PodArray<NodeId> claim_;
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;
 };

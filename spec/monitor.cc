@@ -9,17 +9,9 @@ namespace {
 
 using Kind = CycleDecision::Kind;
 
-std::vector<PodId> members(PodSet s) {
-  std::vector<PodId> out;
-  for (PodId p = 0; s != 0; ++p, s >>= 1) {
-    if (s & 1) out.push_back(p);
-  }
-  return out;
-}
-
 std::string names(const Cluster& c, PodSet s) {
   std::string out;
-  for (PodId p : members(s)) {
+  for (PodId p : pods_in(s)) {
     if (!out.empty()) out += ", ";
     out += c.pod_name(p);
   }
@@ -34,7 +26,7 @@ std::string usage(const Resources& r, const Resources& cap) {
 // pending victim.
 void check_double_victim(const World& before, const StepReport& step, Verdict& out) {
   const Cluster& c = before.cluster();
-  for (PodId v : members(step.decision.to_evict)) {
+  for (PodId v : pods_in(step.decision.to_evict)) {
     for (PodId q = 0; q < c.pod_count(); ++q) {
       if (!has_pod(before.chosen_by(q), v)) continue;
       out.violated.emplace_back(
@@ -109,7 +101,7 @@ void check_over_preemption(const World& before, const StepReport& step, Verdict&
   }
   if (fresh == 0) return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
-  for (PodId w : members(fresh)) {
+  for (PodId w : pods_in(fresh)) {
     Resources total = before.sum_requests(remaining | claims | pod_bit(w));
     total += c.request(p);
     if (!total.fits_in(c.capacity(n))) continue;
@@ -139,7 +131,7 @@ void check_overcommit(const World& w, Verdict& out) {
 void check_lost_wakeup(const World& w, Verdict& out) {
   if (!w.is_quiescent()) return;
   const Cluster& c = w.cluster();
-  for (PodId p : members(w.unschedulable_pool())) {
+  for (PodId p : pods_in(w.unschedulable_pool())) {
     CycleDecision d = w.decide(p);
     const bool progress =
         d.kind == Kind::kBind || (d.kind == Kind::kPreempt && d.to_evict != 0);
