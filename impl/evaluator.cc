@@ -101,6 +101,8 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
   };
   for (PodId q : violating) reprieve(q, true);
   for (PodId q : non_violating) reprieve(q, false);
+  // DryRunPreemption drops a node that needs no victim ("expected at least one victim").
+  if (out.victims.empty()) return std::nullopt;
   std::sort(out.victims.begin(), out.victims.end(),
             [&](PodId a, PodId b) { return is_more_important(w, a, b); });
   return out;
