@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -285,6 +286,20 @@ TEST(cliCheck, UnknownProfileExitsTwo) {
   std::string out;
   EXPECT_EQ(run({"--profile", "nonsense"}, out), kExitBadInput);
   EXPECT_NE(out.find("unknown profile"), std::string::npos) << out;
+}
+
+TEST(cliCheck, BadScenarioExitsTwoNamingFileLineAndColumn) {
+  const auto path = std::filesystem::temp_directory_path() / "preemptcheck-bad-scenario.yaml";
+  {
+    std::ofstream f(path);
+    f << "name: bad\ndescription: a pod on a node that does not exist\nnodes:\n"
+         "  - {name: node-a, cpu: 4}\npods:\n  - {name: v1, cpu: 1, node: node-z}\n";
+  }
+  std::string out;
+  EXPECT_EQ(run({path.string()}, out), kExitBadInput);
+  EXPECT_NE(out.find(path.string() + ":6:"), std::string::npos) << out;
+  EXPECT_NE(out.find("node-z"), std::string::npos) << out;
+  std::filesystem::remove(path);
 }
 
 TEST(cliCheck, MissingScenarioFileExitsTwo) {
