@@ -24,8 +24,10 @@ namespace {
 // Reading
 
 // Top-level and per-entity keys, in the order they are listed in messages and written.
-constexpr std::array kTopKeys = {"name",   "description", "nodes",   "pods",      "pdbs",
-                                 "faults", "executor",    "profile", "mechanisms"};
+constexpr std::array kTopKeys = {"name",    "description", "nodes",      "pods",  "pdbs",
+                                 "faults",  "executor",    "profile",    "mechanisms",
+                                 "expect"};
+constexpr std::array kExpectKeys = {"bound", "not-bound"};
 constexpr std::array kNodeKeys = {"name", "cpu", "memory"};
 constexpr std::array kPodKeys = {"name",    "priority",          "cpu",   "memory", "node",
                                  "arrives", "preemption-policy", "labels"};
@@ -365,6 +367,25 @@ class Loader {
         if (auto error = set_mechanism(s.mechanisms, m.key, text(m))) fail(m, std::move(*error));
       }
     }
+
+    if (const Field* f = top.find("expect")) {
+      if (!f->value.IsMap()) {
+        fail(*f, fmt::format("expected a mapping for 'expect', got {}", describe_node(f->value)));
+      }
+      const Fields expect = mapping(f->value, "'expect'", kExpectKeys);
+      for (const Field& e : expect.entries) {
+        auto& out = e.key == "bound" ? s.expect_bound : s.expect_not_bound;
+        const YAML::Node& seq = sequence(e);
+        for (auto it = seq.begin(); it != seq.end(); ++it) {
+          const YAML::Node item = *it;
+          if (!item.IsScalar() || !pod_names.contains(item.Scalar())) {
+            fail(item, fmt::format("expected the name of a declared pod in 'expect.{}', got {}",
+                                   e.key, describe_node(item)));
+          }
+          out.push_back(item.Scalar());
+        }
+      }
+    }
     return s;
   }
 
@@ -611,6 +632,15 @@ std::string scenario_to_yaml(const Scenario& s) {
     if (value != mechanism_value(base, m)) entries.push_back(fmt::format("{}: {}", m, value));
   }
   out += fmt::format("mechanisms: {}\n", flow_entries(entries));
+  if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
+    auto names = [](const std::vector<std::string>& v) {
+      std::string list;
+      for (const std::string& n : v) list += (list.empty() ? "" : ", ") + scalar(n);
+      return "[" + list + "]";
+    };
+    out += fmt::format("expect: {{bound: {}, not-bound: {}}}\n", names(s.expect_bound),
+                       names(s.expect_not_bound));
+  }
   return out;
 }
 

@@ -387,6 +387,26 @@ TEST(cliScenarioYamlErrors, DuplicateMapKey) {
       fails_at(kBody + "mechanisms: {assume: off, assume: on}\n", 5, 27, "duplicate key 'assume'"));
 }
 
+TEST(cliScenarioYamlErrors, ExpectNamesDeclaredPods) {
+  const std::string pods = kHead + "nodes: [{name: a, cpu: 1}]\npods: [{name: p, cpu: 1}]\n";
+  EXPECT_TRUE(fails_at(pods + "expect: {bound: [q]}\n", 5, 18,
+                       "expected the name of a declared pod in 'expect.bound', got 'q'"));
+  EXPECT_TRUE(fails_at(pods + "expect: {pending: [p]}\n", 5, 10, "unknown key 'pending'"));
+  EXPECT_TRUE(fails_at(pods + "expect: [p]\n", 5, 9, "expected a mapping for 'expect'"));
+}
+
+TEST(cliScenarioYamlWrite, ExpectRoundTrips) {
+  const std::string text = kHead +
+                           "nodes: [{name: a, cpu: 1}]\npods: [{name: p, cpu: 1}, {name: q}]\n"
+                           "expect: {bound: [p], not-bound: [q]}\n";
+  const Scenario s = load_scenario_text(text, kFile);
+  EXPECT_EQ(s.expect_bound, std::vector<std::string>{"p"});
+  EXPECT_EQ(s.expect_not_bound, std::vector<std::string>{"q"});
+  const Scenario back = load_scenario_text(scenario_to_yaml(s), kFile);
+  EXPECT_EQ(back.expect_bound, s.expect_bound);
+  EXPECT_EQ(back.expect_not_bound, s.expect_not_bound);
+}
+
 TEST(cliScenarioYamlErrors, PodOnUnknownNode) {
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods:\n  - {name: p, node: b}\n", 5, 21,
                        "unknown node 'b' for pod 'p'; declared nodes: a"));
@@ -505,7 +525,8 @@ bool same(const Scenario& a, const Scenario& b) {
          a.faults.eviction_failures == b.faults.eviction_failures &&
          a.faults.binding_failures == b.faults.binding_failures &&
          a.faults.restarts == b.faults.restarts && a.workers == b.workers &&
-         a.profile == b.profile && a.mechanisms == b.mechanisms;
+         a.profile == b.profile && a.mechanisms == b.mechanisms &&
+         a.expect_bound == b.expect_bound && a.expect_not_bound == b.expect_not_bound;
 }
 
 TEST(cliScenarioYamlWrite, CanonicalLayout) {

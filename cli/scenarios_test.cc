@@ -162,6 +162,11 @@ const std::vector<Race>& races() {
       {"g4-higher-takeover", {"--inflight=preemptor-only"}, "no-double-victim", 4},
       {"binding-in-flight", {"--activate-on-finish=off"}, "no-lost-wakeup", 9},
       {"second-node", {"--profile", "kubernetes-1.32", "--property", "no-over-preemption"}, "no-over-preemption", 8},
+      // Without assume, p-mid binds into the space p-high was preempting for.
+      {"g3-lower-no-takeover", {"--assume=off", "--property", "expected-outcome"}, "expected-outcome", 17},
+      // #141694: kube-scheduler's redundant second preemption of an already deleted victim;
+      // the delete event is used up while the preemptor is gated and nothing activates it.
+      {"g1-basic", {"--profile", "kubernetes", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 16},
   };
   return kRaces;
 }
@@ -182,6 +187,25 @@ TEST_P(Switches, BreakTheGuardedPropertyAtThePinnedDepth) {
 INSTANTIATE_TEST_SUITE_P(cli, Switches, ::testing::ValuesIn(races()), [](const auto& param_info) {
   return test_name(param_info.param.scenario + "_" + param_info.param.property);
 });
+
+// Kubernetes' TestAsyncPreemption cases assert one interleaving; here their outcomes hold over
+// every interleaving, under kube-scheduler's profile as under the reference.
+TEST(cliScenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
+  for (const std::string scenario :
+       {"g1-basic", "g2-single-victim", "g3-lower-no-takeover", "g4-higher-takeover"}) {
+    for (const std::string p : {"reference", "kubernetes"}) {
+      auto r = check(scenario, {"--profile", p, "--property", "expected-outcome"});
+      EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << scenario << " " << p;
+    }
+  }
+}
+
+// PR #142294's fix for #141694 closes the race exhaustively on the same scenario.
+TEST(cliScenarios, ActivateOnFinishClosesTheStuckPreemptor) {
+  auto r = check("g1-basic", {"--profile", "kubernetes", "--activate-on-finish=on", "--property",
+                              "no-lost-wakeup"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+}
 
 TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
   // The same scenario under today's kube-scheduler (gate=last-victim) holds.

@@ -23,6 +23,12 @@ Cluster::Cluster(Scenario scenario) : scenario_(std::move(scenario)) {
     }
     pdb_members_.push_back(members);
   }
+  for (const std::string& n : scenario_.expect_bound) {
+    if (auto p = find_pod(n)) expect_bound_ |= pod_bit(*p);
+  }
+  for (const std::string& n : scenario_.expect_not_bound) {
+    if (auto p = find_pod(n)) expect_not_bound_ |= pod_bit(*p);
+  }
 }
 
 std::optional<PodId> Cluster::find_pod(std::string_view name) const {

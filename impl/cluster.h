@@ -89,6 +89,9 @@ class Cluster {
 
   /// Pods each PDB selects.
   const std::vector<PodSet>& pdb_members() const { return pdb_members_; }
+  /// The scenario's expected outcome as pod sets.
+  PodSet expect_bound() const { return expect_bound_; }
+  PodSet expect_not_bound() const { return expect_not_bound_; }
 
   std::optional<PodId> find_pod(std::string_view name) const;
   std::optional<NodeId> find_node(std::string_view name) const;
@@ -98,6 +101,8 @@ class Cluster {
   std::vector<Resources> requests_;
   std::vector<Resources> capacities_;
   std::vector<PodSet> pdb_members_;
+  PodSet expect_bound_ = 0;
+  PodSet expect_not_bound_ = 0;
 };
 
 }  // namespace preemptcheck

@@ -56,6 +56,10 @@ struct Scenario {
   int workers = 0;  ///< executor workers; 0 means one per job (Kubernetes' goroutines)
   std::string profile = "reference";
   Mechanisms mechanisms;  ///< the profile with the scenario's own overrides applied
+  /// The expected outcome, checked in every state where nothing but the flush can happen:
+  /// these pods are bound, and these are not (pending, or deleted as victims).
+  std::vector<std::string> expect_bound;
+  std::vector<std::string> expect_not_bound;
 };
 
 /// Upper bounds that keep a World's indices in one byte.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace preemptcheck::spec {
 namespace {
 
@@ -128,20 +130,51 @@ void check_overcommit(const World& w, Verdict& out) {
   }
 }
 
+// At quiescence: the first pool pod that a cycle would bind, or let preempt, and what the
+// cycle would decide for it; none when every waiting pod is rightly waiting.
+std::optional<std::pair<PodId, CycleDecision>> stranded_pod(const World& w) {
+  for (PodId p : pods_in(w.unschedulable_pool())) {
+    CycleDecision d = w.decide(p);
+    if (d.kind == Kind::kBind || (d.kind == Kind::kPreempt && d.to_evict != 0)) {
+      return std::make_pair(p, d);
+    }
+  }
+  return std::nullopt;
+}
+
 void check_lost_wakeup(const World& w, Verdict& out) {
   if (!w.is_quiescent()) return;
   const Cluster& c = w.cluster();
-  for (PodId p : pods_in(w.unschedulable_pool())) {
-    CycleDecision d = w.decide(p);
-    const bool progress =
-        d.kind == Kind::kBind || (d.kind == Kind::kPreempt && d.to_evict != 0);
-    if (!progress) continue;
-    out.violated.emplace_back(
-        Property::kNoLostWakeup,
-        fmt::format("nothing but the periodic flush can happen, yet {} waits in the "
-                    "unschedulable pool although a cycle would {} {}",
-                    c.pod_name(p), d.kind == Kind::kBind ? "bind it on" : "preempt on",
-                    c.node_name(d.node)));
+  auto stranded = stranded_pod(w);
+  if (!stranded) return;
+  const auto& [p, d] = *stranded;
+  out.violated.emplace_back(
+      Property::kNoLostWakeup,
+      fmt::format("nothing but the periodic flush can happen, yet {} waits in the "
+                  "unschedulable pool although a cycle would {} {}",
+                  c.pod_name(p), d.kind == Kind::kBind ? "bind it on" : "preempt on",
+                  c.node_name(d.node)));
+}
+
+void check_expected_outcome(const World& w, Verdict& out) {
+  const Cluster& c = w.cluster();
+  // Settled: nothing but the flush can happen, and the flush would change nothing. A pod
+  // stranded until the flush is no-lost-wakeup's business; its outcome is judged after.
+  if ((c.expect_bound() | c.expect_not_bound()) == 0 || !w.is_quiescent() || stranded_pod(w)) {
+    return;
+  }
+  for (PodId p : pods_in(c.expect_bound())) {
+    if (w.api(p).exists && w.api(p).node != kNoNode) continue;
+    out.violated.emplace_back(Property::kExpectedOutcome,
+                              fmt::format("the cluster has settled and {} is not bound",
+                                          c.pod_name(p)));
+    return;
+  }
+  for (PodId p : pods_in(c.expect_not_bound())) {
+    if (!w.api(p).exists || w.api(p).node == kNoNode) continue;
+    out.violated.emplace_back(Property::kExpectedOutcome,
+                              fmt::format("the cluster has settled and {} is bound to {}",
+                                          c.pod_name(p), c.node_name(w.api(p).node)));
     return;
   }
 }
@@ -151,6 +184,7 @@ void check_lost_wakeup(const World& w, Verdict& out) {
 void check_state(const World& w, Verdict& out) {
   check_overcommit(w, out);
   check_lost_wakeup(w, out);
+  check_expected_outcome(w, out);
   for (const Job& j : w.jobs()) {
     if (j.pending != 0 || j.phase == JobPhase::kLast) {
       out.reached.push_back(Property::kVictimsInFlight);

@@ -22,6 +22,10 @@ const std::vector<PropertyDef>& property_table() {
       {P::kNoLostWakeup, "no-lost-wakeup", false, P::kNoLostWakeup,
        "when nothing but the periodic flush can happen, no pending pod could make progress "
        "(bind, or preempt) in a cycle"},
+      {P::kExpectedOutcome, "expected-outcome", false, P::kExpectedOutcome,
+       "once the cluster has settled (nothing but the periodic flush can happen, and it would "
+       "change nothing), the pods the scenario's `expect:` names as bound are bound and those "
+       "it names as not-bound are not (vacuous without `expect:`)"},
       {P::kVictimsInFlight, "victims-in-flight", true, P::kNoDoubleVictim,
        "an executor job holds victims whose deletion has not been issued"},
       {P::kBusyNodeEvaluated, "busy-node-evaluated", true, P::kNoDoubleVictim,

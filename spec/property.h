@@ -16,6 +16,7 @@ enum class Property : std::uint8_t {
   kNoOvercommit,
   kNoOverPreemption,
   kNoLostWakeup,
+  kExpectedOutcome,
   // sometimes (witnesses)
   kVictimsInFlight,
   kBusyNodeEvaluated,
@@ -26,7 +27,7 @@ enum class Property : std::uint8_t {
   kGatedPreemptorWoken,
 };
 
-inline constexpr std::size_t kPropertyCount = 12;
+inline constexpr std::size_t kPropertyCount = 13;
 
 /// One row of the property table.
 struct PropertyDef {
