@@ -9,7 +9,6 @@
 #include "impl/mechanisms.h"
 
 namespace preemptcheck::cli {
-namespace {
 
 // Splits "--name=value" or takes the value from the next word.
 bool take_value(const std::vector<std::string>& args, size_t& i, std::string_view flag,
@@ -25,6 +24,35 @@ bool take_value(const std::vector<std::string>& args, size_t& i, std::string_vie
   }
   return false;
 }
+
+bool take_mechanism(const std::vector<std::string>& args, size_t& i, MechanismChoice& choice,
+                    std::string& error) {
+  const std::string& a = args[i];
+  std::string value;
+  if (take_value(args, i, "--profile", value)) {
+    choice.profile = value;
+    choice.switches.clear();  // a profile resets the switches given before it
+    return true;
+  }
+  if (a.size() <= 2 || a.compare(0, 2, "--") != 0) return false;
+  const auto eq = a.find('=');
+  const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+  if (mechanism_values(name).empty()) return false;
+  if (eq == std::string::npos) {
+    error = fmt::format("--{} expects a value, as in --{}={}", name, name,
+                        mechanism_values(name).front());
+    return true;
+  }
+  Mechanisms probe;
+  if (auto e = set_mechanism(probe, name, a.substr(eq + 1))) {
+    error = *e;
+    return true;
+  }
+  choice.switches.emplace_back(name, a.substr(eq + 1));
+  return true;
+}
+
+namespace {
 
 template <class T>
 bool parse_number(const std::string& text, T& out) {
@@ -44,10 +72,44 @@ const char* usage_text() {
   return R"(usage:
   preemptcheck check [SCENARIO.yaml] [--profile P] [--MECHANISM=VALUE]...
                      [--max-states N (default 20000000)] [--max-depth D] [--time-limit S]
-                     [--property NAME]... [--json]
+                     [--property NAME]... [--json] [--out DIR]
 
 Explores every interleaving of the scenario (the embedded default when none is given)
-and checks every property. A switch given after a profile overrides it.
+and checks every property. A switch given after a profile overrides it. With --out, the
+shortest counterexample is written to DIR as a YAML file named after the property, the
+scenario and the switches, and the line that replays it is printed.
+
+  preemptcheck replay FILE [--full] [--profile P] [--MECHANISM=VALUE]...
+
+Re-runs a counterexample file's steps: prints the first state in full, then what each step
+changed (--full: the whole state), and each property's verdict at the step where it breaks.
+Every fingerprint is compared ("diverged at step k" when one differs) unless a profile or
+switch overrides the file's mechanisms. Exits 1 when the violation reproduces, 0 when every
+step ran and every property held, 2 for a malformed file or a step that is not enabled
+(under an override: the schedule is impossible, and the switch that blocks it is named).
+
+  preemptcheck graph [SCENARIO.yaml] --dot FILE [--svg FILE] [--max-states N (default 2000)]
+                     [--profile P] [--MECHANISM=VALUE]...
+
+Writes the whole state graph as Graphviz DOT (--dot - for standard output): states labelled
+with the queues, the pods on each node and the jobs, steps by action, violating states
+filled, the shortest counterexample bold. --svg renders it with Graphviz's dot. Refuses
+(exit 3) a scenario with more than N states.
+
+  preemptcheck search [--runs N (default 100)] [--seed S] [--max-nodes K (default 3)]
+                      [--max-pods M (default 9)] [--max-faults F (default 1)]
+                      [--max-states N (default 100000)]
+                      [--profile P] [--MECHANISM=VALUE]... [--property NAME]... [--out DIR]
+                      [--differential] [--stateful [--max-steps N (default 150)]]
+
+Generates N small clusters with RapidCheck (seed S, or a fresh one that is printed) and
+explores every interleaving of each. A failing cluster is shrunk; its breadth-first shortest
+schedule is printed, and written to DIR as a counterexample file. A cluster whose search
+reaches --max-states (per cluster) is cut: counted apart, never as passing.
+--differential counts a cluster as failing only when the profile alone, without the
+switches, holds on it: what the switches break. --stateful takes N random walks of at most
+--max-steps steps on larger clusters (3-4 nodes, 9-12 pods) instead, checking every step,
+and shrinks the failing walk.
 
 profiles:    reference (default), kubernetes, kubernetes-1.32, sync
 mechanisms:  --inflight=on|preemptor-only|off      --gate=last-victim|release-before-last|hold-until-done
@@ -55,7 +117,7 @@ mechanisms:  --inflight=on|preemptor-only|off      --gate=last-victim|release-be
              --clear-lower=sync|async               --assume=on|off
              --deletion=async|sync
 properties:  no-double-victim, no-double-claim, no-overcommit, no-over-preemption,
-             no-lost-wakeup (--property restricts the check to the named ones)
+             no-lost-wakeup, expected-outcome (--property restricts the check to the named ones)
 
 exit codes:  0 every property holds   1 a property is violated
              2 bad input or usage     3 a limit stopped the search; nothing is proven
@@ -71,9 +133,8 @@ std::optional<CheckOptions> parse_check_args(const std::vector<std::string>& arg
     std::string value;
     if (a == "--json") {
       o.json = true;
-    } else if (take_value(args, i, "--profile", value)) {
-      o.mechanisms.profile = value;
-      o.mechanisms.switches.clear();  // a profile resets the switches given before it
+    } else if (take_value(args, i, "--out", value)) {
+      o.out_dir = value;
     } else if (take_value(args, i, "--max-states", value)) {
       std::uint64_t n = 0;
       if (!parse_number(value, n)) {
@@ -104,24 +165,11 @@ std::optional<CheckOptions> parse_check_args(const std::vector<std::string>& arg
       if (!properties_named) o.checked.reset();
       properties_named = true;
       o.checked.set(static_cast<size_t>(*p));
+    } else if (take_mechanism(args, i, o.mechanisms, error)) {
+      if (!error.empty()) return std::nullopt;
     } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      auto eq = a.find('=');
-      std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-      if (mechanism_values(name).empty()) {
-        error = fmt::format("unknown option '{}'", a);
-        return std::nullopt;
-      }
-      if (eq == std::string::npos) {
-        error = fmt::format("--{} expects a value, as in --{}={}", name, name,
-                            mechanism_values(name).front());
-        return std::nullopt;
-      }
-      Mechanisms probe;
-      if (auto e = set_mechanism(probe, name, a.substr(eq + 1))) {
-        error = *e;
-        return std::nullopt;
-      }
-      o.mechanisms.switches.emplace_back(name, a.substr(eq + 1));
+      error = fmt::format("unknown option '{}'", a);
+      return std::nullopt;
     } else if (!a.empty() && a[0] != '-' && o.scenario_path.empty()) {
       o.scenario_path = a;
     } else {

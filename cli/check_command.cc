@@ -7,6 +7,7 @@
 #include <memory>
 #include <ostream>
 
+#include "cli/counterexample.h"
 #include "cli/json.h"
 #include "cli/scenario_yaml.h"
 #include "impl/describe.h"
@@ -47,7 +48,7 @@ std::string stats_line(const checker::Stats& s) {
 
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
                  const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
-                 std::ostream& out) {
+                 const std::string& written, std::ostream& out) {
   fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
@@ -103,11 +104,13 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   for (size_t i = 0; i < steps.size(); ++i) {
     fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
   }
+  if (!written.empty()) fmt::print(out, "replay     preemptcheck replay {}\n", written);
   fmt::print(out, "(exit 1)\n");
 }
 
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
-                const std::vector<TraceStep>& steps, std::ostream& out) {
+                const std::vector<TraceStep>& steps, const std::string& written,
+                std::ostream& out) {
   JsonWriter j(out);
   j.begin_object();
   j.field("scenario", scenario.name);
@@ -155,8 +158,26 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
     j.end_array();
     j.end_object();
   }
+  if (!written.empty()) j.field("counterexample", written);
   j.end_object();
   out << '\n';
+}
+
+// The command line that runs this check, for the counterexample's header.
+std::string command_line(const CheckOptions& o) {
+  std::string out = "preemptcheck check";
+  if (!o.scenario_path.empty()) out += " " + o.scenario_path;
+  if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
+  for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
+  if (!o.checked.all()) {
+    for (const spec::PropertyDef& d : spec::property_table()) {
+      if (!d.is_witness && o.checked.test(static_cast<size_t>(d.id))) {
+        out += fmt::format(" --property {}", d.name);
+      }
+    }
+  }
+  if (!o.out_dir.empty()) out += " --out " + o.out_dir;
+  return out;
 }
 
 }  // namespace
@@ -204,10 +225,22 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   Result r = checker::explore(model, options.limits);
   std::vector<TraceStep> steps;
   if (r.violation) steps = trace(cluster, r.violation->path);
+  std::string written;
+  if (r.violation && !options.out_dir.empty()) {
+    std::string error;
+    const auto path = write_counterexample(
+        make_counterexample(scenario, r, options.checked, command_line(options)), options.out_dir,
+        error);
+    if (!path) {
+      fmt::print(err, "preemptcheck: {}\n", error);
+      return kExitBadInput;
+    }
+    written = *path;
+  }
   if (options.json) {
-    print_json(scenario, source, r, steps, out);
+    print_json(scenario, source, r, steps, written, out);
   } else {
-    print_human(scenario, source, r, steps, options.checked, out);
+    print_human(scenario, source, r, steps, options.checked, written, out);
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:

@@ -40,6 +40,7 @@ struct CheckOptions {
   checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   bool json = false;
+  std::string out_dir;  ///< when set, a violation is written there as a counterexample file
 };
 
 /// Runs `preemptcheck check`; returns the exit code.

@@ -7,6 +7,9 @@
 
 #include "cli/args.h"
 #include "cli/check_command.h"
+#include "cli/graph_command.h"
+#include "cli/replay_command.h"
+#include "cli/search_command.h"
 
 int main(int argc, char** argv) {
   using namespace preemptcheck::cli;
@@ -25,6 +28,33 @@ int main(int argc, char** argv) {
       return kExitBadInput;
     }
     return run_check(*options, std::cout, std::cerr);
+  }
+  if (command == "replay") {
+    std::string error;
+    auto options = parse_replay_args(args, error);
+    if (!options) {
+      fmt::print(stderr, "preemptcheck replay: {}\n", error);
+      return kExitBadInput;
+    }
+    return run_replay(*options, std::cout, std::cerr);
+  }
+  if (command == "graph") {
+    std::string error;
+    auto options = parse_graph_args(args, error);
+    if (!options) {
+      fmt::print(stderr, "preemptcheck graph: {}\n", error);
+      return kExitBadInput;
+    }
+    return run_graph(*options, std::cout, std::cerr);
+  }
+  if (command == "search") {
+    std::string error;
+    auto options = parse_search_args(args, error);
+    if (!options) {
+      fmt::print(stderr, "preemptcheck search: {}\n", error);
+      return kExitBadInput;
+    }
+    return run_search_command(*options, std::cout, std::cerr);
   }
   fmt::print(stderr, "preemptcheck: unknown command '{}'\n{}", command, usage_text());
   return kExitBadInput;

@@ -1,0 +1,226 @@
+// The `graph` command: explore a small scenario completely and draw it.
+#include "cli/graph_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <ostream>
+
+#include "checker/graph.h"
+#include "cli/args.h"
+#include "cli/scenario_yaml.h"
+#include "properties/world_model.h"
+
+extern char** environ;
+
+namespace preemptcheck::cli {
+namespace {
+
+std::string_view phase_word(JobPhase phase) {
+  switch (phase) {
+    case JobPhase::kClear:
+      return "clear";
+    case JobPhase::kEvicting:
+      return "evict";
+    case JobPhase::kLast:
+      return "last";
+    case JobPhase::kFinish:
+      return "finish";
+  }
+  return "?";
+}
+
+std::string names(const Cluster& c, PodSet pods) {
+  std::string out;
+  for (PodId p = 0; p < c.pod_count(); ++p) {
+    if (has_pod(pods, p)) out += fmt::format("{}{}", out.empty() ? "" : " ", c.pod_name(p));
+  }
+  return out.empty() ? "-" : out;
+}
+
+// Runs `dot -Tsvg -o svg dot_file`; returns an error message on failure.
+std::optional<std::string> render_svg(const std::string& dot, const std::string& dot_file,
+                                      const std::string& svg) {
+  std::vector<std::string> words = {dot, "-Tsvg", "-o", svg, dot_file};
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawn(&pid, dot.c_str(), nullptr, nullptr, argv.data(), environ);
+      rc != 0) {
+    return fmt::format("cannot run {}: {}", dot, std::strerror(rc));
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return fmt::format("cannot wait for {}", dot);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return fmt::format("'dot -Tsvg' failed (status {}) rendering {} to {}", status, dot_file, svg);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> find_dot() {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return std::nullopt;
+  std::string_view rest(path);
+  while (true) {
+    const auto colon = rest.find(':');
+    std::string dir(rest.substr(0, colon));
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/dot";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
+std::string state_label(const World& w) {
+  const Cluster& c = w.cluster();
+  std::string queue;
+  for (PodId p : w.active_queue()) queue += fmt::format("{}{}", queue.empty() ? "" : " ", c.pod_name(p));
+  std::string out = fmt::format("Q[{}] U[{}] G[{}]", queue.empty() ? "-" : queue,
+                                names(c, w.unschedulable_pool()), names(c, w.gated()));
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    std::string pods;
+    for (PodId p = 0; p < c.pod_count(); ++p) {
+      const PodObj& o = w.api(p);
+      std::string word;
+      if (o.exists && o.node == n) {
+        word = c.pod_name(p) + (o.terminating ? "~" : "");
+      } else if (w.binding(p) == n) {
+        word = "+" + c.pod_name(p);
+      }
+      if (!word.empty()) pods += fmt::format("{}{}", pods.empty() ? "" : " ", word);
+    }
+    out += fmt::format("\n{}: {}", c.node_name(n), pods.empty() ? "-" : pods);
+  }
+  std::string jobs;
+  for (const Job& j : w.jobs()) {
+    jobs += fmt::format("{}{}:{}", jobs.empty() ? "" : " ", c.pod_name(j.preemptor),
+                        phase_word(j.phase));
+  }
+  out += fmt::format("\njobs[{}] events {}", jobs.empty() ? "-" : jobs, w.events().size());
+  return out;
+}
+
+std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& args,
+                                             std::string& error) {
+  GraphOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string value;
+    if (take_value(args, i, "--dot", value)) {
+      o.dot_path = value;
+    } else if (take_value(args, i, "--svg", value)) {
+      o.svg_path = value;
+    } else if (take_value(args, i, "--max-states", value)) {
+      std::uint64_t n = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || n == 0) {
+        error = fmt::format("--max-states expects a positive whole number, got '{}'", value);
+        return std::nullopt;
+      }
+      o.max_states = n;
+    } else if (take_mechanism(args, i, o.mechanisms, error)) {
+      if (!error.empty()) return std::nullopt;
+    } else if (!a.empty() && a[0] != '-' && o.scenario_path.empty()) {
+      o.scenario_path = a;
+    } else {
+      error = a.starts_with("--") ? fmt::format("unknown option '{}'", a)
+                                  : fmt::format("unexpected argument '{}'", a);
+      return std::nullopt;
+    }
+  }
+  if (o.dot_path.empty()) {
+    error = "expected --dot FILE, as in: preemptcheck graph SCENARIO.yaml --dot graph.dot";
+    return std::nullopt;
+  }
+  if (!o.svg_path.empty() && o.dot_path == "-") {
+    error = "--svg renders the DOT file, so it needs --dot FILE rather than --dot -";
+    return std::nullopt;
+  }
+  return o;
+}
+
+int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
+  Scenario scenario;
+  try {
+    scenario = load_scenario(o.scenario_path);
+  } catch (const ScenarioError& e) {
+    fmt::print(err, "preemptcheck graph: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (auto error = apply_choice(scenario, o.mechanisms)) {
+    fmt::print(err, "preemptcheck graph: {}\n", *error);
+    return kExitBadInput;
+  }
+  std::optional<std::string> dot;
+  if (!o.svg_path.empty()) {
+    dot = find_dot();
+    if (!dot) {
+      fmt::print(err,
+                 "preemptcheck graph: --svg needs Graphviz's 'dot' on PATH, and there is none; "
+                 "install Graphviz, or leave out --svg and render the DOT file elsewhere\n");
+      return kExitBadInput;
+    }
+  }
+  auto cluster = std::make_shared<const Cluster>(scenario);
+  const WorldModel model(cluster);
+  const checker::GraphBuild build = checker::build_graph(
+      model, static_cast<std::size_t>(o.max_states), state_label,
+      [&](const Action& a) { return format_action(a, *cluster); });
+  if (build.status == checker::GraphStatus::kTooManyStates) {
+    fmt::print(err,
+               "preemptcheck graph: scenario {} under {} has more than {} states (the search "
+               "stopped after finding {}); nothing was written. Raise the limit with "
+               "--max-states N (e.g. --max-states {}), or draw a smaller scenario\n",
+               scenario.name, describe(scenario.mechanisms), o.max_states, build.states,
+               o.max_states * 10);
+    return kExitLimit;
+  }
+  const checker::StateGraph& g = build.graph;
+  if (o.dot_path == "-") {
+    checker::write_dot(g, out);
+  } else {
+    std::ofstream file(o.dot_path, std::ios::binary | std::ios::trunc);
+    checker::write_dot(g, file);
+    file.close();
+    if (!file) {
+      fmt::print(err, "preemptcheck graph: cannot write '{}'\n", o.dot_path);
+      return kExitBadInput;
+    }
+  }
+  std::size_t violating = 0;
+  std::size_t bold = 0;
+  for (const checker::GraphVertex& v : g.vertices) violating += v.violating ? 1 : 0;
+  for (const checker::GraphEdge& e : g.edges) bold += e.on_counterexample ? 1 : 0;
+  // With --dot - the DOT text owns standard output; the summary goes with the diagnostics.
+  std::ostream& summary = o.dot_path == "-" ? err : out;
+  fmt::print(summary, "graph      {} ({})\n", scenario.name, describe(scenario.mechanisms));
+  fmt::print(summary, "states     {} states, {} steps, {} violating (filled)\n", g.vertices.size(),
+             g.edges.size(), violating);
+  if (bold > 0) {
+    fmt::print(summary, "shortest   counterexample of {} step{} drawn bold\n", bold,
+               bold == 1 ? "" : "s");
+  }
+  if (o.dot_path != "-") fmt::print(summary, "dot        {}\n", o.dot_path);
+  if (dot) {
+    if (auto error = render_svg(*dot, o.dot_path, o.svg_path)) {
+      fmt::print(err, "preemptcheck graph: {}\n", *error);
+      return kExitBadInput;
+    }
+    fmt::print(summary, "svg        {}\n", o.svg_path);
+  }
+  return kExitHolds;
+}
+
+}  // namespace preemptcheck::cli

@@ -1,0 +1,44 @@
+// The `graph` command: draw the whole state graph of a small scenario as Graphviz DOT, and
+// optionally render it to SVG with Graphviz's `dot` (DESIGN §8).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/check_command.h"
+#include "impl/world.h"
+
+namespace preemptcheck::cli {
+
+/// The state limit of `graph` when none is given: past a few thousand states a drawing is
+/// no longer readable, and `dot` takes minutes to lay it out.
+inline constexpr std::uint64_t kDefaultGraphStates = 2000;
+
+struct GraphOptions {
+  std::string scenario_path;  ///< empty: the embedded default
+  std::string dot_path;       ///< required; "-" writes the DOT text to standard output
+  std::string svg_path;       ///< when set, `dot -Tsvg` renders the DOT file here
+  std::uint64_t max_states = kDefaultGraphStates;
+  MechanismChoice mechanisms;
+};
+
+/// Parses the words after `graph`. On an error returns nothing and sets `error`.
+std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& args,
+                                             std::string& error);
+
+/// Runs `preemptcheck graph`: 0 when drawn (violating states are marked, not an error),
+/// 2 for bad input or a failed render, 3 when the space has more states than allowed.
+int run_graph(const GraphOptions& options, std::ostream& out, std::ostream& err);
+
+/// A state as a short label of three lines: the queues (activeQ, unschedulable pool,
+/// gated), the pods on each node (terminating ones marked `~`, bindings in flight `+`),
+/// and the executor jobs and the count of pending watch events.
+std::string state_label(const World& w);
+
+/// The path of Graphviz's `dot` found on PATH, or nothing.
+std::optional<std::string> find_dot();
+
+}  // namespace preemptcheck::cli

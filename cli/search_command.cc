@@ -1,0 +1,476 @@
+// The `search` command: parse, run the RapidCheck search, print what it found and shrank.
+#include "cli/search_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <charconv>
+#include <chrono>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+#include "cli/args.h"
+#include "cli/scenario_yaml.h"
+#include "impl/describe.h"
+#include "properties/rapidcheck_run.h"
+#include "properties/world_model.h"
+
+namespace preemptcheck::cli {
+namespace {
+
+using Checked = std::bitset<spec::kPropertyCount>;
+
+template <class T>
+bool parse_number(const std::string& text, T& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::string plural(std::uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// "1 node, 2 pods, 4 steps".
+std::string figures(const Scenario& s, std::size_t steps) {
+  const std::size_t pods = s.pods.size();
+  return fmt::format("{}, {}, {}", plural(s.nodes.size(), "node"), plural(pods, "pod"),
+                     plural(steps, "step"));
+}
+
+// Prints at most one progress line a second, on `err`.
+class Progress {
+ public:
+  explicit Progress(std::ostream& err) : err_(err) {}
+
+  void line(double seconds, const std::string& text) {
+    if (seconds < next_) return;
+    next_ = seconds + 1.0;
+    fmt::print(err_, "progress   {}, {:.1f} s\n", text, seconds);
+    err_.flush();
+  }
+
+ private:
+  std::ostream& err_;
+  double next_ = 1.0;
+};
+
+void print_scenario(const Scenario& s, std::ostream& out) {
+  std::istringstream in(scenario_to_yaml(s));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("name:") || line.starts_with("description:") ||
+        line.starts_with("profile:") || line.starts_with("mechanisms:")) {
+      continue;
+    }
+    fmt::print(out, "  {}\n", line);
+  }
+}
+
+void print_steps(const Scenario& s, const std::vector<Action>& steps, std::ostream& out) {
+  auto cluster = std::make_shared<const Cluster>(s);
+  World w(cluster);
+  std::vector<std::pair<std::string, std::string>> lines;
+  std::size_t width = 0;
+  for (const Action& a : steps) {
+    const World before = w;
+    const StepReport report = w.apply(a);
+    lines.emplace_back(format_action(a, *cluster), describe_step(before, report, w));
+    width = std::max(width, lines.back().first.size());
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, lines[i].first, width, lines[i].second);
+  }
+}
+
+// Writes the counterexample when asked; returns false (after saying why) when it cannot.
+bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream& out,
+           std::ostream& err) {
+  if (o.out_dir.empty()) {
+    fmt::print(out, "write it   add --out DIR to write it as a counterexample file\n");
+    return true;
+  }
+  std::string error;
+  const auto path = write_counterexample(cx, o.out_dir, error);
+  if (!path) {
+    fmt::print(err, "preemptcheck search: {}\n", error);
+    return false;
+  }
+  fmt::print(out, "counterexample {}\n", *path);
+  fmt::print(out, "replay     preemptcheck replay {}\n", *path);
+  return true;
+}
+
+int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uint64_t seed,
+                   std::ostream& out, std::ostream& err) {
+  std::string error;
+  SearchOptions s = *to_search_options(o, seed, error);  // the choice was checked already
+  Progress progress(err);
+  s.progress = [&](const SearchProgress& p) {
+    if (p.shrinking) {
+      progress.line(p.seconds, fmt::format("shrinking: {} of {} shrinks kept", p.shrinks_accepted,
+                                           p.shrinks_tried));
+    } else {
+      progress.line(p.seconds, fmt::format("{}/{} clusters, {} cut, {} states", p.clusters,
+                                           o.runs, p.cut, p.states));
+    }
+  };
+  fmt::print(out, "search     seed {}, {} of at most {} and {}, at most {} each\n", seed,
+             plural(static_cast<std::uint64_t>(o.runs), "cluster"),
+             plural(static_cast<std::uint64_t>(s.bounds.max_nodes), "node"),
+             plural(static_cast<std::uint64_t>(s.bounds.max_pods()), "pod"),
+             plural(o.max_states, "state"));
+  fmt::print(out, "mechanisms {} (profile {})\n", describe(base.mechanisms), base.profile);
+  fmt::print(out, "properties {}\n", checked_names(o.checked));
+  if (s.baseline) {
+    fmt::print(out, "differential a cluster fails only if profile {} alone ({}) holds on it\n",
+               s.baseline_profile, describe(*s.baseline));
+  }
+  out.flush();
+  const SearchResult r = run_search(s);
+  const std::string command = search_command_line(o, seed);
+  const std::string cut =
+      r.cut == 0 ? std::string()
+                 : fmt::format("; {} more {} cut by the limit of {} and not counted", r.cut,
+                               r.cut == 1 ? "cluster was" : "clusters were",
+                               plural(o.max_states, "state"));
+  switch (r.outcome) {
+    case SearchResult::Outcome::kHolds:
+      if (o.differential) {
+        fmt::print(out,
+                   "result     no difference in {} ({} distinct): {} hold under both, {} violate "
+                   "under profile {} alone as well; {} states, {} transitions{}; {:.2f} s\n",
+                   plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
+                   r.clusters - r.baseline_violated, r.baseline_violated, s.baseline_profile,
+                   r.states, r.transitions, cut, r.seconds);
+      } else {
+        fmt::print(out,
+                   "result     no violation in {} ({} distinct), every schedule of each "
+                   "explored: {} states, {} transitions{}; {:.2f} s\n",
+                   plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
+                   r.states, r.transitions, cut, r.seconds);
+      }
+      fmt::print(out, "(exit 0)\n");
+      return kExitHolds;
+    case SearchResult::Outcome::kGaveUp:
+      fmt::print(out,
+                 "result     INCOMPLETE: only {} of the {} clusters asked for {} explored "
+                 "completely{}; {} more were cut by the limit of {} and RapidCheck gave up "
+                 "(raise --max-states or lower --max-pods); {:.2f} s\n",
+                 r.clusters, o.runs, r.clusters == 1 ? "was" : "were",
+                 r.clusters == 0 ? "" : r.clusters == 1 ? " (no violation in it)"
+                                                         : " (no violation in them)",
+                 r.cut, plural(o.max_states, "state"), r.seconds);
+      fmt::print(out, "reproduce  {}\n(exit 3)\n", command);
+      return kExitLimit;
+    case SearchResult::Outcome::kError:
+      fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
+      return kExitBadInput;
+    case SearchResult::Outcome::kViolated:
+      break;
+  }
+  const FailingCluster& found = *r.found;
+  const FailingCluster& shrunk = *r.shrunk;
+  const auto& v = *shrunk.result.violation;
+  fmt::print(out, "found      {} in cluster {} (after {} without): {}, shortest schedule {}\n",
+             found.result.violation->name, r.clusters + 1, r.clusters,
+             cluster_size(found.scenario), plural(found.steps(), "step"));
+  fmt::print(out, "shrunk     to {}, shortest schedule {} ({} of {} shrinks kept)\n",
+             cluster_size(shrunk.scenario), plural(shrunk.steps(), "step"), r.shrinks_accepted,
+             r.shrinks_tried);
+  fmt::print(out, "VIOLATED   {}: {}\n", v.name, v.message);
+  for (const auto& m : v.also_violated) fmt::print(out, "  also     {}: {}\n", m.name, m.message);
+  if (shrunk.baseline) {
+    fmt::print(out, "baseline   profile {} alone holds on this cluster: {} states, {} transitions\n",
+               s.baseline_profile, shrunk.baseline->states, shrunk.baseline->transitions);
+  }
+  fmt::print(out, "cluster\n");
+  print_scenario(shrunk.scenario, out);
+  fmt::print(out, "schedule   (breadth-first, shortest for this cluster)\n");
+  print_steps(shrunk.scenario, v.path, out);
+  if (!write(search_counterexample(found, shrunk, o.checked, seed, command), o, out, err)) {
+    return kExitBadInput;
+  }
+  fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
+  return kExitViolated;
+}
+
+int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std::uint64_t seed,
+                        std::ostream& out, std::ostream& err) {
+  std::string error;
+  StatefulOptions s = *to_stateful_options(o, seed, error);  // the choice was checked already
+  Progress progress(err);
+  s.progress = [&](const StatefulProgress& p) {
+    if (p.shrinking) {
+      progress.line(p.seconds, fmt::format("shrinking: {} of {} shrinks kept", p.shrinks_accepted,
+                                           p.shrinks_tried));
+    } else {
+      progress.line(p.seconds, fmt::format("{}/{} runs, {} steps", p.runs, o.runs, p.steps));
+    }
+  };
+  fmt::print(out,
+             "search     stateful, seed {}, {} of at most {} random steps on clusters of {}-{} "
+             "nodes and {}-{} pods\n",
+             seed, plural(static_cast<std::uint64_t>(o.runs), "run"), o.max_steps,
+             s.bounds.min_nodes, s.bounds.max_nodes, s.bounds.min_running + s.bounds.min_pending,
+             s.bounds.max_pods());
+  fmt::print(out, "mechanisms {} (profile {})\n", describe(base.mechanisms), base.profile);
+  fmt::print(out, "properties {}\n", checked_names(o.checked));
+  out.flush();
+  const StatefulResult r = run_stateful(s);
+  const std::string command = search_command_line(o, seed);
+  switch (r.outcome) {
+    case StatefulResult::Outcome::kHolds:
+      fmt::print(out, "result     no violation in {}, {}; {:.2f} s\n(exit 0)\n",
+                 plural(static_cast<std::uint64_t>(r.runs), "random run"),
+                 plural(r.steps, "step"), r.seconds);
+      return kExitHolds;
+    case StatefulResult::Outcome::kGaveUp:
+    case StatefulResult::Outcome::kError:
+      fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
+      return kExitBadInput;
+    case StatefulResult::Outcome::kViolated:
+      break;
+  }
+  const BrokenSchedule& found = *r.found;
+  const BrokenSchedule& shrunk = *r.shrunk;
+  const BrokenSchedule& reduced = *r.reduced;
+  fmt::print(out, "found      {} in run {} (after {} without): {}\n", found.property, r.runs + 1,
+             r.runs, figures(found.scenario, found.steps.size()));
+  fmt::print(out, "shrunk     to {} ({} of {} shrinks kept)\n",
+             figures(shrunk.scenario, shrunk.steps.size()), r.shrinks_accepted, r.shrinks_tried);
+  fmt::print(out, "reduced    to {} (steps, pods and nodes it does not need removed)\n",
+             figures(reduced.scenario, reduced.steps.size()));
+  Checked one;
+  one.set(static_cast<std::size_t>(*spec::find_property(reduced.property)));
+  WorldModel model(std::make_shared<const Cluster>(reduced.scenario), one);
+  const auto bfs =
+      checker::explore(model, checker::Limits{o.max_states, std::nullopt, std::nullopt});
+  if (bfs.violation) {
+    fmt::print(out, "shortest   {} breaks {} in {} on this cluster (breadth-first)\n",
+               plural(bfs.stats.states, "state"), reduced.property,
+               plural(bfs.violation->path.size(), "step"));
+  } else {
+    fmt::print(out, "shortest   breadth-first search ended without it ({})\n",
+               std::string(checker::outcome_name(bfs.outcome)));
+  }
+  fmt::print(out, "VIOLATED   {}: {}\n", reduced.property, reduced.message);
+  for (const auto& [name, message] : reduced.also) {
+    fmt::print(out, "  also     {}: {}\n", name, message);
+  }
+  fmt::print(out, "cluster\n");
+  print_scenario(reduced.scenario, out);
+  fmt::print(out, "schedule   (random, shrunk)\n");
+  print_steps(reduced.scenario, reduced.steps, out);
+  if (!write(stateful_counterexample(found, reduced, o.checked, seed, command), o, out, err)) {
+    return kExitBadInput;
+  }
+  fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
+  return kExitViolated;
+}
+
+// The counterexample's scenario: named after the search, described by how it was found.
+Scenario named(Scenario s, bool stateful, std::uint64_t seed, const std::string& command) {
+  s.name = fmt::format("{}-{}", stateful ? "stateful" : "search", seed);
+  s.description = fmt::format("generated and shrunk by `{}`", command);
+  return s;
+}
+
+}  // namespace
+
+std::optional<SearchCommandOptions> parse_search_args(const std::vector<std::string>& args,
+                                                      std::string& error) {
+  SearchCommandOptions o;
+  bool properties_named = false;
+  auto positive = [&](const std::string& flag, const std::string& value, auto& into,
+                      std::int64_t max) {
+    std::int64_t n = 0;
+    if (!parse_number(value, n) || n < 1 || n > max) {
+      error = fmt::format("{} expects a whole number from 1 to {}, got '{}'", flag, max, value);
+      return false;
+    }
+    into = static_cast<std::remove_reference_t<decltype(into)>>(n);
+    return true;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string value;
+    if (a == "--stateful") {
+      o.stateful = true;
+    } else if (a == "--differential") {
+      o.differential = true;
+    } else if (take_value(args, i, "--out", value)) {
+      o.out_dir = value;
+    } else if (take_value(args, i, "--seed", value)) {
+      std::uint64_t seed = 0;
+      if (!parse_number(value, seed)) {
+        error = fmt::format("--seed expects a whole number, got '{}'", value);
+        return std::nullopt;
+      }
+      o.seed = seed;
+    } else if (take_value(args, i, "--runs", value)) {
+      if (!positive("--runs", value, o.runs, 100'000'000)) return std::nullopt;
+    } else if (take_value(args, i, "--max-nodes", value)) {
+      if (!positive("--max-nodes", value, o.max_nodes, kMaxNodes)) return std::nullopt;
+    } else if (take_value(args, i, "--max-pods", value)) {
+      if (!positive("--max-pods", value, o.max_pods, kMaxPods)) return std::nullopt;
+    } else if (take_value(args, i, "--max-faults", value)) {
+      std::int64_t n = 0;
+      if (!parse_number(value, n) || n < 0 || n > 3) {
+        error = fmt::format("--max-faults expects 0, 1, 2 or 3, got '{}'", value);
+        return std::nullopt;
+      }
+      o.max_faults = static_cast<int>(n);
+    } else if (take_value(args, i, "--max-steps", value)) {
+      if (!positive("--max-steps", value, o.max_steps, 100'000)) return std::nullopt;
+    } else if (take_value(args, i, "--max-states", value)) {
+      std::uint64_t n = 0;
+      if (!parse_number(value, n) || n == 0) {
+        error = fmt::format("--max-states expects a positive whole number, got '{}'", value);
+        return std::nullopt;
+      }
+      o.max_states = n;
+    } else if (take_value(args, i, "--property", value)) {
+      auto p = spec::find_property(value);
+      if (!p || spec::property_def(*p).is_witness) {
+        error = fmt::format("unknown property '{}'", value);
+        return std::nullopt;
+      }
+      if (!properties_named) o.checked.reset();
+      properties_named = true;
+      o.checked.set(static_cast<size_t>(*p));
+    } else if (take_mechanism(args, i, o.mechanisms, error)) {
+      if (!error.empty()) return std::nullopt;
+    } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+      error = fmt::format("unknown option '{}'", a);
+      return std::nullopt;
+    } else {
+      error = fmt::format("unexpected argument '{}'", a);
+      return std::nullopt;
+    }
+  }
+  if (o.stateful && o.differential) {
+    error = "--differential compares exhaustive searches; it does not apply to --stateful";
+    return std::nullopt;
+  }
+  return o;
+}
+
+std::string search_command_line(const SearchCommandOptions& o, std::uint64_t seed) {
+  std::string out = fmt::format("preemptcheck search --seed {} --runs {}", seed, o.runs);
+  if (o.stateful) {
+    out += fmt::format(" --stateful --max-steps {}", o.max_steps);
+  } else {
+    out += fmt::format(" --max-nodes {} --max-pods {}", o.max_nodes, o.max_pods);
+  }
+  if (o.max_faults != 1) out += fmt::format(" --max-faults {}", o.max_faults);
+  if (o.differential) out += " --differential";
+  if (o.max_states != kDefaultClusterMaxStates) out += fmt::format(" --max-states {}", o.max_states);
+  if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
+  for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
+  if (!o.checked.all()) {
+    for (const spec::PropertyDef& d : spec::property_table()) {
+      if (!d.is_witness && o.checked.test(static_cast<size_t>(d.id))) {
+        out += fmt::format(" --property {}", d.name);
+      }
+    }
+  }
+  if (!o.out_dir.empty()) out += " --out " + o.out_dir;
+  return out;
+}
+
+Counterexample search_counterexample(const FailingCluster& found, const FailingCluster& shrunk,
+                                     const Checked& checked, std::uint64_t seed,
+                                     std::string command) {
+  const Scenario scenario = named(shrunk.scenario, false, seed, command);
+  Counterexample cx = make_counterexample(scenario, shrunk.result, checked, std::move(command));
+  cx.found_by.method = "rapidcheck";
+  cx.found_by.shortest = true;  // the breadth-first shortest schedule of the shrunk cluster
+  cx.found_by.seed = seed;
+  cx.found_by.shrunk = fmt::format("{} -> {}", figures(found.scenario, found.steps()),
+                                   figures(shrunk.scenario, shrunk.steps()));
+  return cx;
+}
+
+Counterexample stateful_counterexample(const BrokenSchedule& found, const BrokenSchedule& shrunk,
+                                       const Checked& checked, std::uint64_t seed,
+                                       std::string command) {
+  checker::Result<Action> result;
+  result.outcome = checker::Outcome::kViolated;
+  checker::Violation<Action> v;
+  v.name = shrunk.property;
+  v.message = shrunk.message;
+  for (const auto& [name, message] : shrunk.also) v.also_violated.push_back({name, message});
+  v.path = shrunk.steps;
+  result.violation = std::move(v);
+  const Scenario scenario = named(shrunk.scenario, true, seed, command);
+  Counterexample cx = make_counterexample(scenario, result, checked, std::move(command));
+  cx.found_by.method = "rapidcheck-stateful";
+  cx.found_by.shortest = false;
+  cx.found_by.states = 0;
+  cx.found_by.seed = seed;
+  cx.found_by.shrunk = fmt::format("{} -> {}", figures(found.scenario, found.steps.size()),
+                                   figures(shrunk.scenario, shrunk.steps.size()));
+  return cx;
+}
+
+std::optional<SearchOptions> to_search_options(const SearchCommandOptions& o, std::uint64_t seed,
+                                               std::string& error) {
+  Scenario base;  // only its profile and mechanisms are used
+  if (auto e = apply_choice(base, o.mechanisms)) {
+    error = *e;
+    return std::nullopt;
+  }
+  SearchOptions s;
+  s.seed = seed;
+  s.runs = o.runs;
+  s.bounds = ClusterBounds::limited(o.max_nodes, o.max_pods);
+  s.bounds.max_eviction_failures = o.max_faults;
+  s.bounds.max_binding_failures = o.max_faults;
+  s.profile = base.profile;
+  s.mechanisms = base.mechanisms;
+  s.checked = o.checked;
+  s.max_states = o.max_states;
+  if (o.differential) {
+    Scenario alone;
+    MechanismChoice choice;
+    choice.profile = o.mechanisms.profile;
+    apply_choice(alone, choice);  // checked above
+    s.baseline = alone.mechanisms;
+    s.baseline_profile = alone.profile;
+  }
+  return s;
+}
+
+std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o,
+                                                   std::uint64_t seed, std::string& error) {
+  Scenario base;
+  if (auto e = apply_choice(base, o.mechanisms)) {
+    error = *e;
+    return std::nullopt;
+  }
+  StatefulOptions s;
+  s.seed = seed;
+  s.runs = o.runs;
+  s.bounds = ClusterBounds::large();
+  s.bounds.max_eviction_failures = o.max_faults;
+  s.bounds.max_binding_failures = o.max_faults;
+  s.profile = base.profile;
+  s.mechanisms = base.mechanisms;
+  s.checked = o.checked;
+  s.max_steps = o.max_steps;
+  return s;
+}
+
+int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
+  Scenario base;  // only its profile and mechanisms are used
+  if (auto error = apply_choice(base, o.mechanisms)) {
+    fmt::print(err, "preemptcheck search: {}\n", *error);
+    return kExitBadInput;
+  }
+  const std::uint64_t seed = o.seed.value_or(random_seed());
+  return o.stateful ? run_stateful_search(o, base, seed, out, err)
+                    : run_exhaustive(o, base, seed, out, err);
+}
+
+}  // namespace preemptcheck::cli

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Regenerates every counterexample in this folder, each written by `preemptcheck check --out`
+# (never by hand), and the picture of one of them when Graphviz's `dot` is installed.
+#
+# usage: counterexamples/regenerate.sh [PREEMPTCHECK]
+#   PREEMPTCHECK  the built binary (default: build/dev/cli/preemptcheck)
+#
+# Also available as the build target `regenerate-counterexamples`. The list here and the one
+# in counterexamples/CMakeLists.txt must name the same files: configuring fails otherwise.
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$root/build/dev/cli/preemptcheck}
+case $bin in
+  /*) ;;
+  *) bin=$(pwd)/$bin ;;
+esac
+if [ ! -x "$bin" ]; then
+  echo "regenerate.sh: no preemptcheck binary at $bin; build first (cmake --build --preset dev)" >&2
+  exit 2
+fi
+
+# Paths stay relative to the repository root, so the files name no machine's folders.
+cd "$root"
+rm -f counterexamples/*.yaml
+
+# check SCENARIO-ARGS...: one violation, written to counterexamples/. Exit 1 is the expected
+# outcome (a property is violated); anything else is an error.
+check() {
+  if "$bin" check "$@" --out counterexamples >/dev/null; then rc=0; else rc=$?; fi
+  if [ "$rc" -ne 1 ]; then
+    echo "regenerate.sh: 'preemptcheck check $*' exited $rc, expected 1 (a violation)" >&2
+    exit 1
+  fi
+}
+
+# The races of the switch table (counterexamples/README.md explains each).
+check --inflight=off
+check scenarios/nomination-window.yaml --nomination=async
+check scenarios/assume-window.yaml --assume=off --property no-overcommit
+check scenarios/g2-single-victim.yaml --gate=hold-until-done --activate-on-finish=off
+check scenarios/g2-single-victim.yaml --profile kubernetes --gate=release-before-last
+check scenarios/g4-higher-takeover.yaml --inflight=preemptor-only
+check scenarios/binding-in-flight.yaml --activate-on-finish=off
+check scenarios/second-node.yaml --profile kubernetes-1.32 --property no-over-preemption
+check scenarios/g3-lower-no-takeover.yaml --assume=off --property expected-outcome
+# #141694, under today's kube-scheduler.
+check scenarios/g1-basic.yaml --profile kubernetes --property no-lost-wakeup
+
+# One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
+if command -v dot >/dev/null 2>&1; then
+  dotfile=$(mktemp)
+  trap 'rm -f "$dotfile"' EXIT
+  "$bin" graph scenarios/g2-single-victim.yaml --gate=hold-until-done --activate-on-finish=off \
+    --dot "$dotfile" \
+    --svg counterexamples/no-lost-wakeup--g2-single-victim--gate-hold-until-done--activate-on-finish-off.svg \
+    >/dev/null
+else
+  echo "regenerate.sh: Graphviz's dot is not installed; the picture was not redrawn" >&2
+fi
+
+ls counterexamples/*.yaml

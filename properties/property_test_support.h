@@ -1,0 +1,123 @@
+// Shared by the property suites: counterexample files in a scratch directory and their
+// replay on a fresh World, and the seeds of the soak runs.
+#pragma once
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <bitset>
+
+#include "cli/counterexample.h"
+#include "cli/replay_command.h"
+#include "impl/world.h"
+#include "properties/rapidcheck_run.h"
+#include "spec/monitor.h"
+#include "spec/property.h"
+
+namespace preemptcheck::testing_support {
+
+/// A scratch directory for this test, emptied first.
+inline std::string scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("preemptcheck-{}-{}", ::getpid(), name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+/// Writes `cx` under a scratch directory and checks that it replays: loaded back, every step
+/// is enabled on a fresh World and reaches the recorded fingerprint, and the last step
+/// violates `property` (spec::check_step); `preemptcheck replay` agrees (exit 1).
+inline void expect_written_and_replayed(const cli::Counterexample& cx, const std::string& name,
+                                        const std::string& property) {
+  std::string error;
+  const auto path = cli::write_counterexample(cx, scratch_dir(name), error);
+  ASSERT_TRUE(path.has_value()) << error;
+  std::cout << "counterexample " << *path << "\n";
+  const cli::Counterexample back = cli::load_counterexample_file(*path);
+  ASSERT_FALSE(back.steps.empty());
+  EXPECT_EQ(back.property, property);
+  World w(std::make_shared<const Cluster>(back.scenario));
+  spec::Verdict last;
+  for (std::size_t i = 0; i < back.steps.size(); ++i) {
+    const cli::CounterexampleStep& s = back.steps[i];
+    ASSERT_TRUE(w.is_enabled(s.action)) << "step " << i + 1 << " " << s.text;
+    const World before = w;
+    const StepReport report = w.apply(s.action);
+    ASSERT_TRUE(s.fingerprint.has_value());
+    EXPECT_EQ(*s.fingerprint, w.fingerprint()) << "step " << i + 1;
+    last = spec::Verdict{};
+    spec::check_step(before, report, w, last);
+  }
+  bool broken = false;
+  for (const auto& [p, message] : last.violated) {
+    broken = broken || spec::property_def(p).name == property;
+  }
+  EXPECT_TRUE(broken) << "the last step does not violate " << property;
+
+  cli::ReplayOptions replay;
+  replay.file = *path;
+  std::ostringstream out;
+  std::ostringstream err;
+  EXPECT_EQ(cli::run_replay(replay, out, err), cli::kExitViolated) << out.str() << err.str();
+}
+
+/// The safety properties with an open finding under `reference` (pinned, one test each, by
+/// search_test.cc's reference_findings()): the reference runs leave them out until the
+/// findings are resolved.
+inline std::bitset<spec::kPropertyCount> open_finding_properties() {
+  std::bitset<spec::kPropertyCount> open;
+  for (const char* name : {"no-double-claim", "no-over-preemption", "no-lost-wakeup"}) {
+    open.set(static_cast<std::size_t>(*spec::find_property(name)));
+  }
+  return open;
+}
+
+/// "--property NAME" for every safety property without an open finding.
+inline std::vector<std::string> clean_property_args() {
+  std::vector<std::string> args;
+  const auto open = open_finding_properties();
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (!d.is_witness && !open.test(static_cast<std::size_t>(d.id))) {
+      args.insert(args.end(), {"--property", std::string(d.name)});
+    }
+  }
+  return args;
+}
+
+/// The value of `key` in RC_PARAMS ("seed=5 max_success=100"), if given.
+inline std::optional<std::uint64_t> rc_param(const std::string& key) {
+  const char* env = std::getenv("RC_PARAMS");
+  if (env == nullptr) return std::nullopt;
+  std::istringstream in(env);
+  std::string word;
+  while (in >> word) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos || word.substr(0, eq) != key) continue;
+    try {
+      return std::stoull(word.substr(eq + 1));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A soak run's seed: RC_PARAMS's, or a fresh one.
+inline std::uint64_t soak_seed() { return rc_param("seed").value_or(random_seed()); }
+
+/// A soak run's budget: RC_PARAMS's max_success, or `otherwise`.
+inline int soak_runs(int otherwise) {
+  return static_cast<int>(rc_param("max_success").value_or(static_cast<std::uint64_t>(otherwise)));
+}
+
+}  // namespace preemptcheck::testing_support

@@ -1,0 +1,90 @@
+// Stateful: RapidCheck's rc::state over the World (DESIGN §7, the stateful level). Each run
+// generates a cluster too large to explore, then a sequence of commands — each one of the
+// actions enabled in the state it is generated for, chosen at random — and checks every
+// property after every step (spec::check_step). A failing sequence shrinks to a short
+// schedule; then the cluster is shrunk under that schedule, pod by pod and node by node, as
+// long as the schedule still breaks the same property.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "impl/action.h"
+#include "impl/scenario.h"
+#include "properties/generators.h"
+#include "spec/property.h"
+
+namespace preemptcheck {
+
+/// A schedule that breaks a property: replayed from the scenario's initial state, its last
+/// step is the first to violate a checked property.
+struct BrokenSchedule {
+  Scenario scenario;
+  std::vector<Action> steps;
+  std::string property;  ///< the first checked property the last step violates
+  std::string message;
+  std::vector<std::pair<std::string, std::string>> also;  ///< other properties it violates
+};
+
+/// What replaying a schedule did.
+struct ScheduleReplay {
+  bool enabled = true;  ///< every step was enabled when its turn came
+  /// Steps taken: all of them, or up to and including the first that violates a checked
+  /// property.
+  std::size_t steps = 0;
+  std::optional<BrokenSchedule> broken;  ///< set when a step violated a checked property
+};
+
+/// Replays `steps` on a fresh World of `scenario`, checking the initial state and every step.
+ScheduleReplay replay_schedule(const Scenario& scenario, const std::vector<Action>& steps,
+                               const std::bitset<spec::kPropertyCount>& checked);
+
+struct StatefulProgress {
+  int runs = 0;  ///< command sequences that ran to their end without a violation
+  std::uint64_t steps = 0;
+  bool shrinking = false;
+  int shrinks_tried = 0;
+  int shrinks_accepted = 0;
+  double seconds = 0;
+};
+
+struct StatefulOptions {
+  std::uint64_t seed = 0;
+  int runs = 100;
+  ClusterBounds bounds = ClusterBounds::large();
+  std::string profile = "reference";
+  Mechanisms mechanisms;
+  std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
+  int max_steps = 150;  ///< a run takes 1..max_steps commands
+  std::function<void(const StatefulProgress&)> progress;
+};
+
+struct StatefulResult {
+  enum class Outcome { kHolds, kViolated, kGaveUp, kError };
+  Outcome outcome = Outcome::kHolds;
+  int runs = 0;             ///< runs that ended without a violation
+  std::uint64_t steps = 0;  ///< steps those runs took
+  std::optional<BrokenSchedule> found;   ///< the first failing run, up to its failing step
+  std::optional<BrokenSchedule> shrunk;  ///< after RapidCheck shrank the command sequence
+  std::optional<BrokenSchedule> reduced;  ///< shrunk, on the smallest cluster that still breaks
+  int shrinks_tried = 0;
+  int shrinks_accepted = 0;
+  double seconds = 0;
+  std::string message;  ///< RapidCheck's report for kGaveUp and kError
+};
+
+/// Runs the stateful check. Deterministic for a given seed and options.
+StatefulResult run_stateful(const StatefulOptions& options);
+
+/// Removes steps, pods, nodes, the PDB, fault budgets and executor limits, one at a time,
+/// keeping each removal after which the schedule (its steps by pod name) still runs and
+/// breaks the same property, until none can go; pods are renamed n1…, v1…, p1… at the end.
+BrokenSchedule reduce_cluster(const BrokenSchedule& broken,
+                              const std::bitset<spec::kPropertyCount>& checked);
+
+}  // namespace preemptcheck
