@@ -36,13 +36,27 @@ inline std::string scratch_dir(const std::string& name) {
 
 /// Writes `cx` under a scratch directory and checks that it replays: loaded back, every step
 /// is enabled on a fresh World and reaches the recorded fingerprint, and the last step
-/// violates `property` (spec::check_step); `preemptcheck replay` agrees (exit 1).
+/// violates `property` (spec::check_step); `preemptcheck replay` agrees (exit 1). The file
+/// is removed afterwards unless a check failed.
 inline void expect_written_and_replayed(const cli::Counterexample& cx, const std::string& name,
                                         const std::string& property) {
   std::string error;
-  const auto path = cli::write_counterexample(cx, scratch_dir(name), error);
+  const std::string dir = scratch_dir(name);
+  const auto path = cli::write_counterexample(cx, dir, error);
   ASSERT_TRUE(path.has_value()) << error;
-  std::cout << "counterexample " << *path << "\n";
+  // Kept for a look when something failed; removed otherwise.
+  struct Cleanup {
+    std::string dir;
+    std::string path;
+    ~Cleanup() {
+      if (::testing::Test::HasFailure()) {
+        std::cout << "counterexample kept: " << path << "\n";
+      } else {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+      }
+    }
+  } cleanup{dir, *path};
   const cli::Counterexample back = cli::load_counterexample_file(*path);
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
