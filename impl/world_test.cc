@@ -23,56 +23,13 @@
 #include "impl/cluster.h"
 #include "impl/mechanisms.h"
 #include "impl/scenario.h"
+#include "impl/test_support.h"
 
 namespace preemptcheck {
 namespace {
 
-constexpr int kLow = 0;
-constexpr int kMid = 100;
-constexpr int kHigh = 1000;
-constexpr int kVeryHigh = 10000;
-constexpr int kSmall = 100;
-constexpr int kMedium = 200;
-constexpr int kLarge = 300;
-constexpr int kVeryLarge = 500;
+using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-NodeSpec node(std::string name, int size = kVeryLarge) {
-  return NodeSpec{std::move(name), size, size};
-}
-
-// A running pod when `on` names a node, a pending pod otherwise.
-PodSpec pod(std::string name, int priority, int size, std::string on = "") {
-  PodSpec p;
-  p.name = std::move(name);
-  p.priority = priority;
-  p.cpu = size;
-  p.memory = size;
-  p.node = std::move(on);
-  return p;
-}
-
-PodSpec later(PodSpec p) {
-  p.arrives_later = true;
-  return p;
-}
-
-Scenario scenario(std::vector<NodeSpec> nodes, std::vector<PodSpec> pods,
-                  std::string_view profile_name = "reference") {
-  Scenario s;
-  s.name = "test";
-  s.nodes = std::move(nodes);
-  s.pods = std::move(pods);
-  s.profile = std::string(profile_name);
-  s.mechanisms = profile(profile_name).value();
-  return s;
-}
-
-World world_of(Scenario s) { return World(std::make_shared<const Cluster>(std::move(s))); }
-
-PodId id(const World& w, std::string_view name) { return w.cluster().find_pod(name).value(); }
-NodeId node_id(const World& w, std::string_view name) {
-  return w.cluster().find_node(name).value();
-}
 PodSet bit(const World& w, std::string_view name) { return pod_bit(id(w, name)); }
 
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
