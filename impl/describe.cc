@@ -36,6 +36,15 @@ std::string describe_cycle(const World& before, const StepReport& step, const Wo
       return fmt::format("{} fits on {}; {}, binding in flight", p, c.node_name(d.node),
                          after.assumed(step.pod) != kNoNode ? "assumed" : "not assumed");
     case CycleDecision::Kind::kIneligible:
+      if (c.is_preempt_never(step.pod)) {
+        return fmt::format("{} does not fit; preemptionPolicy Never; unschedulable", p);
+      }
+      if (has_pod(after.waiting_for_own_victims(), step.pod)) {
+        return fmt::format(
+            "{} does not fit; not eligible to preempt while its own victims {} are in flight; "
+            "waits for them",
+            p, pod_names(c, before.inflight_victims_of(step.pod)));
+      }
       return fmt::format(
           "{} does not fit; not eligible to preempt while a victim on its nominated node is "
           "terminating; unschedulable",

@@ -38,8 +38,22 @@ bool is_more_important(const World& w, PodId a, PodId b) {
 bool is_eligible_to_preempt(const World& w, PodId preemptor) {
   const Cluster& c = w.cluster();
   if (c.is_preempt_never(preemptor)) return false;
+  // inflight=on: a preemptor whose own victims' deletions are still in flight — activated
+  // when its job ended, before the informer shows them terminating — waits for them instead
+  // of preempting again from a view in which they still run. Their delete events wake it.
+  // kube-scheduler's check below sees only what the informer shows (--inflight=preemptor-only).
+  if (w.mechanisms().inflight == Inflight::kOn && w.inflight_victims_of(preemptor) != 0) {
+    return false;
+  }
   // The preemptor is re-read from the informer, so this is the API-observed nomination.
+  // stale-nomination=ignore: the scheduler's own latest nomination, in the nominator, wins
+  // over an older copy — otherwise a preemptor whose newest nomination the informer has not
+  // delivered yet looks unnominated and preempts again elsewhere while its victims there
+  // are still terminating.
   NodeId nominated = w.lister(preemptor).nominated;
+  if (w.mechanisms().stale_nominations_ignored && w.nominated(preemptor) != kNoNode) {
+    nominated = w.nominated(preemptor);
+  }
   if (nominated == kNoNode) return true;
   // The nominated node is UnschedulableAndUnresolvable: nothing there is worth waiting for.
   if (!c.request(preemptor).fits_in(c.capacity(nominated))) return true;

@@ -318,6 +318,46 @@ void preempt_v_for_p0(World& w) {
 // the node's fixed capacity, and a preemptor is only ever nominated to a dry-run candidate,
 // which excludes exactly those nodes. What can be reached is the premise that makes that
 // branch unnecessary: the nomination never lands on such a node.
+// inflight=on: while p0's own victim is in flight and the informer does not show it
+// terminating, p0 is not eligible to preempt again, whatever its informer copy says. It
+// waits in the unschedulable pool and is woken when the informer shows the victim
+// terminating — the step that opens the gate of the check above.
+TEST(implPodEligibleToPreemptOthers, OwnVictimsInFlightMakeThePreemptorWait) {
+  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
+                                                pod("p0", kHigh, kLarge)}));
+  preempt_v_for_p0(w);
+  const PodId p0 = id(w, "p0");
+  ASSERT_EQ(w.inflight_victims_of(p0), bit_of(w, "v"));
+  EXPECT_FALSE(is_eligible_to_preempt(w, p0));
+  ASSERT_EQ(run(w, "finish p0").moved, pod_bit(p0));  // activate-on-finish
+  StepReport r = run(w, "schedule p0");
+  EXPECT_EQ(r.decision.kind, CycleDecision::Kind::kIneligible);
+  EXPECT_EQ(w.waiting_for_own_victims(), pod_bit(p0));
+  EXPECT_EQ(w.chosen_by(p0), bit_of(w, "v"));  // v was not chosen a second time
+  EXPECT_EQ(run(w, "observe").moved, PodSet{0});  // p0's nomination
+  StepReport o = run(w, "observe");               // v terminating
+  EXPECT_EQ(o.moved, pod_bit(p0));
+  EXPECT_EQ(w.waiting_for_own_victims(), PodSet{0});
+  EXPECT_EQ(w.inflight_victims_of(p0), PodSet{0});
+}
+
+// Under kubernetes the same preemptor, activated the same way, preempts v again from its
+// stale view: the over-preemption PR #142294 would open without the wait above.
+TEST(implPodEligibleToPreemptOthers, WithoutTheWaitActivationPreemptsTheSameVictimAgain) {
+  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
+                                          pod("p0", kHigh, kLarge)},
+                        "kubernetes");
+  s.mechanisms.activate_on_finish = true;
+  World w = world_of(std::move(s));
+  run(w, "schedule p0");
+  run(w, "clear-nominations p0");  // clear-lower=async
+  run(w, "evict p0 v");
+  ASSERT_EQ(run(w, "finish p0").moved, bit_of(w, "p0"));
+  StepReport r = run(w, "schedule p0");
+  EXPECT_EQ(r.decision.kind, CycleDecision::Kind::kPreempt);
+  EXPECT_EQ(r.decision.to_evict, bit_of(w, "v"));
+}
+
 TEST(implPodEligibleToPreemptOthers, E1NominationNeverLandsOnAnUnresolvableNode) {
   World w = world_of(scenario({node("small", kMedium), node("big")},
                               {pod("s", kLow, kMedium, "small"), pod("b", kLow, kLarge, "big"),
@@ -364,11 +404,16 @@ TEST(implPodEligibleToPreemptOthers, E4TerminatingVictimWithDisruptionTargetBloc
   EXPECT_EQ(w.decide(p0).kind, CycleDecision::Kind::kIneligible);
 }
 
-// The check reads the preemptor and the victim from the informer: until both updates are
-// delivered, p0 is still eligible.
+// Kubernetes' check reads the preemptor and the victim from the informer: until both
+// updates are delivered, p0 is still eligible. (Under inflight=on p0 would wait for its own
+// victim from the start: see the next test.)
 TEST(implPodEligibleToPreemptOthers, E4UsesTheInformersView) {
-  World w = eligibility_world();
-  preempt_v_for_p0(w);
+  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
+                                                pod("p0", kHigh, kLarge), pod("p", kHigh, kLarge)},
+                              "kubernetes"));
+  run(w, "schedule p0");
+  run(w, "clear-nominations p0");  // clear-lower=async
+  run(w, "evict p0 v");
   const PodId p0 = id(w, "p0");
   ASSERT_EQ(w.events().size(), 2u);
   EXPECT_TRUE(is_eligible_to_preempt(w, p0));  // neither update delivered

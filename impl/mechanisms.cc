@@ -30,6 +30,9 @@ const std::vector<Switch>& switches() {
       {"activate-on-finish", {"on", "off"},
        [](const Mechanisms& m) { return m.activate_on_finish ? 0 : 1; },
        [](Mechanisms& m, int i) { m.activate_on_finish = i == 0; }},
+      {"wake-on-release", {"on", "off"},
+       [](const Mechanisms& m) { return m.wake_on_release ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.wake_on_release = i == 0; }},
       {"nomination", {"sync", "async"},
        [](const Mechanisms& m) { return timing_index(m.nomination); },
        [](Mechanisms& m, int i) { m.nomination = timing_of(i); }},
@@ -113,11 +116,13 @@ std::optional<Mechanisms> profile(std::string_view name) {
   Mechanisms m;  // reference: every mechanism at its safe value
   if (name == "reference") return m;
   // kube-scheduler today (SchedulerAsyncPreemption, beta and on by default since 1.33):
-  // only the preemptor is gated, nothing activates it when its job succeeds (#141694), and
+  // only the preemptor is gated, nothing activates it when its job succeeds (#141694),
   // lower-priority nominees lose their claim only when the executor's patches are observed,
-  // and the nominator follows every informer update, however old.
+  // the nominator follows every informer update, however old, and no queue move follows a
+  // dropped nomination or a failed eviction (the five-minute flush is the fail-safe).
   m.inflight = Inflight::kPreemptorOnly;
   m.activate_on_finish = false;
+  m.wake_on_release = false;
   m.clear_lower = Timing::kAsync;
   m.stale_nominations_ignored = false;
   if (name == "kubernetes") return m;

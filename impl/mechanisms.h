@@ -31,6 +31,9 @@ struct Mechanisms {
   Inflight inflight = Inflight::kOn;
   Gate gate = Gate::kLastVictim;
   bool activate_on_finish = true;
+  /// Whether releasing held space — a nomination the nominator drops, victims a failed
+  /// eviction gives back — moves the unschedulable pods it held back.
+  bool wake_on_release = true;
   Timing nomination = Timing::kSync;
   /// Whether the nominator applies an informer update older than its own latest write.
   bool stale_nominations_ignored = true;

@@ -322,16 +322,36 @@ void World::requeue_after_failure(PodId p, StepReport& report) {
 }
 
 void World::move_all_on_delete(StepReport& report) {
-  // An assigned pod was deleted: NodeResourcesFit's hint queues every pod it rejected. Gated
-  // pods see the event too (DefaultPreemption registers Pod/Delete) and run PreEnqueue again;
-  // a pod still running preemption stays gated and the event is used up.
-  for (PodId p : pods_in(pool_)) {
+  // An assigned pod was deleted: NodeResourcesFit's hint queues every pod it rejected.
+  move_unschedulable(pool_, report);
+}
+
+void World::move_unschedulable(PodSet pods, StepReport& report) {
+  // Gated pods see the event too (DefaultPreemption registers Pod/Delete) and run PreEnqueue
+  // again; a pod still running preemption stays gated and the event is used up.
+  for (PodId p : pods_in(pods)) {
     if (has_pod(gated_, p) && is_running_preemption(p)) {
       report.consumed |= pod_bit(p);
       continue;
     }
     add_to_queue(p, report);
   }
+}
+
+void World::wake_on_release(PodId except, StepReport& report) {
+  // kube-scheduler has no event for a nomination that disappears or for victims a failed
+  // eviction gives back: a pod rejected only because of them waits for the five-minute
+  // flush. Off with --wake-on-release=off.
+  if (!mechanisms().wake_on_release) return;
+  PodSet pods = pool_;
+  if (except != kNoPod) pods &= ~pod_bit(except);
+  move_unschedulable(pods, report);
+}
+
+void World::set_nominated(PodId p, NodeId node, StepReport& report) {
+  const NodeId old = nominated_[p];
+  nominated_[p] = node;
+  if (old != kNoNode && old != node) wake_on_release(p, report);
 }
 
 void World::activate(PodId p, StepReport& report) {
@@ -349,7 +369,7 @@ void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory
     }
     report.cleared |= pod_bit(q);
     claim_[q] = kNoNode;
-    if (in_memory) nominated_[q] = kNoNode;
+    if (in_memory) set_nominated(q, kNoNode, report);
     patch_nominated(q, kNoNode);
   }
 }
@@ -362,8 +382,17 @@ void World::enter_last(Job& job) {
   if (mechanisms().gate == Gate::kReleaseBeforeLast) preempting_ &= ~pod_bit(job.preemptor);
 }
 
-void World::forget_inflight(PodSet victims) {
-  for (PodSet& s : inflight_by_) s &= ~victims;
+void World::forget_inflight(PodSet victims, StepReport& report) {
+  for (PodId q = 0; q < inflight_by_.size(); ++q) {
+    if ((inflight_by_[q] & victims) == 0) continue;
+    inflight_by_[q] &= ~victims;
+    // A preemptor that waits for its own victims (PodEligibleToPreemptOthers under
+    // inflight=on) is woken when the informer shows the last of them on its way out.
+    if (inflight_by_[q] == 0 && has_pod(waiting_, q)) {
+      waiting_ &= ~pod_bit(q);
+      activate(q, report);
+    }
+  }
 }
 
 PodSet World::inflight_victims_except(PodId except) const {
@@ -413,26 +442,13 @@ CycleDecision World::decide(PodId p) const {
     d.kind = CycleDecision::Kind::kNoCandidate;
     return d;
   }
-  size_t chosen = pick_one_node(*this, candidates);
-  // inflight=on: a preemptor whose own victims are still being deleted on its nominated
-  // node keeps that node when it is still a candidate, instead of starting over elsewhere
-  // and letting those victims die for nothing. Kubernetes' pickOneNodeForPreemption has no
-  // such preference (--inflight=preemptor-only or off).
-  if (mechanisms().inflight == Inflight::kOn && inflight_by_[p] != 0) {
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      if (candidates[i].node == claim_[p] && (cache_pods(claim_[p]) & inflight_by_[p]) != 0) {
-        chosen = i;
-      }
-    }
-  }
-  const Candidate& best = candidates[chosen];
+  const Candidate& best = candidates[pick_one_node(*this, candidates)];
   d.kind = CycleDecision::Kind::kPreempt;
   d.node = best.node;
   for (PodId v : best.victims) {
     d.victims |= pod_bit(v);
-    // prepareCandidate(Async) skips victims whose graceful deletion has already started;
-    // with inflight=on also those its own job is already deleting.
-    if (!lister_[v].terminating && !has_pod(inflight_by_[p], v)) d.to_evict |= pod_bit(v);
+    // prepareCandidate(Async) skips victims whose graceful deletion has already started.
+    if (!lister_[v].terminating) d.to_evict |= pod_bit(v);
   }
   return d;
 }
@@ -441,6 +457,7 @@ void World::run_cycle(PodId p, StepReport& report) {
   const Mechanisms& m = mechanisms();
   const Cluster& c = *cluster_;
   active_.erase(active_.begin());
+  waiting_ &= ~pod_bit(p);
   CycleDecision d = decide(p);
   report.cycle = true;
   report.pod = p;
@@ -452,17 +469,18 @@ void World::run_cycle(PodId p, StepReport& report) {
       // assume: the cache counts the pod on its node before the bind call lands, so the
       // next cycle cannot give the same space away. Off with --assume=off.
       if (m.assume) assumed_[p] = d.node;
-      nominated_[p] = kNoNode;  // the nominator forgets an assumed pod
+      set_nominated(p, kNoNode, report);  // the nominator forgets an assumed pod
       claim_[p] = kNoNode;
       return;
     case CycleDecision::Kind::kIneligible:
       requeue_after_failure(p, report);
+      if (m.inflight == Inflight::kOn && inflight_by_[p] != 0) waiting_ |= pod_bit(p);
       return;
     case CycleDecision::Kind::kNoCandidate:
       // PostFilter returns an empty nominated node: the failure handler clears the
       // nomination in memory and in the API.
       requeue_after_failure(p, report);
-      nominated_[p] = kNoNode;
+      set_nominated(p, kNoNode, report);
       claim_[p] = kNoNode;
       patch_nominated(p, kNoNode);
       return;
@@ -516,8 +534,10 @@ void World::run_cycle(PodId p, StepReport& report) {
   // nomination=sync: AddNominatedPod writes the claim in memory before the cycle ends, so
   // the very next cycle counts it. Off with --nomination=async: the nominator learns it only
   // when the status patch is observed.
-  if (m.nomination == Timing::kSync) nominated_[p] = d.node;
-  claim_[p] = d.node;
+  if (m.nomination == Timing::kSync) set_nominated(p, d.node, report);
+  // A pod deleted while the scheduler still saw it (its binding was in flight when it was
+  // evicted) claims nothing: the status patch finds no pod.
+  claim_[p] = api_[p].exists ? d.node : kNoNode;
   patch_nominated(p, d.node);
   (void)c;
 }
@@ -540,7 +560,7 @@ void World::observe(StepReport& report) {
       if (old.node == kNoNode && e.obj.node != kNoNode) {
         // The bind landed: the cache confirms the assumed pod, the nominator drops it.
         assumed_[p] = kNoNode;
-        nominated_[p] = kNoNode;
+        set_nominated(p, kNoNode, report);
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
                  !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
                  !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
@@ -552,11 +572,11 @@ void World::observe(StepReport& report) {
         // in-memory nomination; otherwise a pod nominated twice in quick succession falls
         // back to its old node for a while and its new space looks free to the next cycle.
         // Off with --stale-nomination=apply (kube-scheduler).
-        nominated_[p] = e.obj.nominated;
+        set_nominated(p, e.obj.nominated, report);
       }
       // The scheduler now sees the deletion under way; the DeletionTimestamp skip takes over
       // from the in-flight set for this victim.
-      if (e.obj.terminating) forget_inflight(pod_bit(p));
+      if (e.obj.terminating) forget_inflight(pod_bit(p), report);
       return;
     }
     case EventType::kDeleted: {
@@ -565,12 +585,17 @@ void World::observe(StepReport& report) {
       const bool was_assigned = old.node != kNoNode || assumed_[p] != kNoNode;
       // The cache forgets a deleted pod even while its binding is in flight (#134157).
       assumed_[p] = kNoNode;
-      nominated_[p] = kNoNode;
-      forget_inflight(pod_bit(p));
+      forget_inflight(pod_bit(p), report);
       pool_ &= ~pod_bit(p);
       gated_ &= ~pod_bit(p);
+      waiting_ &= ~pod_bit(p);
       active_.erase(std::remove(active_.begin(), active_.end(), p), active_.end());
-      if (was_assigned) move_all_on_delete(report);
+      if (was_assigned) {
+        nominated_[p] = kNoNode;
+        move_all_on_delete(report);
+      } else {
+        set_nominated(p, kNoNode, report);  // a nominated pending pod is gone
+      }
       return;
     }
   }
@@ -649,7 +674,11 @@ StepReport World::apply(const Action& a) {
       job.phase = JobPhase::kFinish;
       job.pending = 0;
       chosen_by_[job.preemptor] &= ~abandoned;
-      inflight_by_[job.preemptor] &= ~abandoned;
+      // Victims kept from every other preemptor (inflight=on) are free to choose again.
+      if ((inflight_by_[job.preemptor] & abandoned) != 0) {
+        inflight_by_[job.preemptor] &= ~abandoned;
+        wake_on_release(kNoPod, report);
+      }
       break;
     }
     case ActionKind::kFinish: {
@@ -739,6 +768,7 @@ std::uint64_t World::fingerprint() const {
   for (PodId p : active_) d.word(p);
   d.word(std::uint64_t{pool_} | std::uint64_t{gated_} << 32);
   d.word(std::uint64_t{preempting_} | std::uint64_t{uncreated_} << 32);
+  d.word(waiting_);
   d.word(jobs_.size());
   for (const Job& j : jobs_) {
     d.word(std::uint64_t{j.preemptor} | std::uint64_t{j.node} << 8 |

@@ -130,6 +130,9 @@ class World {
   /// inflight=on: victims whose deletion preemptor p's job has been asked for and the
   /// informer does not yet show under way.
   PodSet inflight_victims_of(PodId p) const { return inflight_by_[p]; }
+  /// inflight=on: preemptors found not eligible to preempt because their own victims were
+  /// still in flight; each is woken when the informer shows the last of them on its way out.
+  PodSet waiting_for_own_victims() const { return waiting_; }
   /// The same, for every preemptor but `except`.
   PodSet inflight_victims_except(PodId except) const;
   const std::vector<Job>& jobs() const { return jobs_; }
@@ -171,11 +174,19 @@ class World {
   void add_to_queue(PodId p, StepReport& report);
   void requeue_after_failure(PodId p, StepReport& report);
   void move_all_on_delete(StepReport& report);
+  /// Moves the unschedulable pods in `pods` through PreEnqueue (gated ones stay gated).
+  void move_unschedulable(PodSet pods, StepReport& report);
+  /// wake-on-release: held space was given back; every unschedulable pod but `except`
+  /// may now fit or preempt.
+  void wake_on_release(PodId except, StepReport& report);
+  /// The nominator's in-memory entry for p; dropping or moving a nomination releases its
+  /// space.
+  void set_nominated(PodId p, NodeId node, StepReport& report);
   void activate(PodId p, StepReport& report);
   void clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
                                StepReport& report);
   void enter_last(Job& job);
-  void forget_inflight(PodSet victims);
+  void forget_inflight(PodSet victims, StepReport& report);
   void run_cycle(PodId p, StepReport& report);
   void observe(StepReport& report);
   size_t find_job(const Action& a) const;
@@ -201,6 +212,7 @@ class World {
   PodSet preempting_ = 0;
   PodArray<PodId> last_victim_;
   PodArray<PodSet> inflight_by_;
+  PodSet waiting_ = 0;
   std::vector<Job> jobs_;
 
   PodArray<PodSet> chosen_by_;

@@ -85,23 +85,26 @@ Scenario two_victims(std::string_view profile_name) {
 
 // F1 (a candidate with no victims) has no literal counterpart: a candidate without victims
 // means the pod fits, and the cycle binds it instead. The model's counterpart is a preemption
-// decision with nothing left to evict. Here (inflight=on) p's own job has already evicted v
-// when p is activated on finish and runs again before the informer shows it: the decision
-// names v as a victim, but no job starts and p never re-enters the in-flight set.
+// decision with nothing left to evict: p's victim v is already terminating when q, of higher
+// priority, takes the node over. The decision names v, but no job starts and q never enters
+// the in-flight set.
 TEST(implExecutor, F1NothingLeftToEvictStartsNoJob) {
-  World w = world_of(one_victim("reference"));
+  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
+                                                pod("p", kMid, kLarge), later(pod("q", kHigh, kLarge))}));
   run(w, "schedule p");
   run(w, "evict p v");
-  ASSERT_EQ(run(w, "finish p").moved, bit(w, "p"));
-  const size_t events_before = w.events().size();
-  StepReport r = run(w, "schedule p");
+  run(w, "create q");
+  observe_all(w);
+  ASSERT_TRUE(w.lister(id(w, "v")).terminating);
+  const size_t jobs_before = w.jobs().size();
+  StepReport r = run(w, "schedule q");
   EXPECT_EQ(r.decision.kind, CycleDecision::Kind::kPreempt);
   EXPECT_EQ(r.decision.victims, bit(w, "v"));
   EXPECT_EQ(r.decision.to_evict, PodSet{0});
-  EXPECT_TRUE(w.jobs().empty());
-  EXPECT_EQ(w.preempting(), PodSet{0});
+  EXPECT_EQ(w.jobs().size(), jobs_before);
+  EXPECT_FALSE(has_pod(w.preempting(), id(w, "q")));
   EXPECT_FALSE(r.gated);
-  EXPECT_EQ(w.events().size(), events_before);  // no API call: the nomination is unchanged
+  EXPECT_EQ(w.nominated(id(w, "q")), node_id(w, "node1"));
 }
 
 // F2: right after the scheduling cycle (PostFilter's synchronous prologue) the preemptor is
@@ -625,6 +628,8 @@ World stale_world(bool ignore_stale) {
                                                pod("p", kMid, kLarge), pod("q", kMid, kMedium)});
   s.mechanisms.nomination = Timing::kAsync;
   s.mechanisms.stale_nominations_ignored = ignore_stale;
+  // Under inflight=on p's second cycle would wait for its own victim instead of running.
+  s.mechanisms.inflight = Inflight::kPreemptorOnly;
   World w = world_of(std::move(s));
   run(w, "schedule p");
   StepReport rq = run(w, "schedule q");
@@ -765,6 +770,91 @@ TEST(implWorld, DecideChangesNothing) {
   EXPECT_EQ(d.node, node_id(w, "node1"));
   EXPECT_EQ(d.victims, bit(w, "v"));
   EXPECT_EQ(w, before);
+}
+
+// --- Released space wakes the pods it held back (wake-on-release) --------------------------------
+
+// scenarios/nomination-released.yaml: p-small is rejected only because p-big's nomination
+// covers the node. p-urgent takes 1 cpu, p-big no longer fits and its nomination is dropped:
+// with wake-on-release that moves p-small; kube-scheduler has no such event.
+TEST(implWakeOnRelease, DroppedNominationMovesThePodsItHeldBack) {
+  for (const bool wake : {true, false}) {
+    SCOPED_TRACE(wake ? "wake-on-release=on" : "wake-on-release=off");
+    Scenario s = scenario({node("node-a", 300)},
+                          {pod("victim", 0, 100, "node-a"), pod("p-big", 50, 300),
+                           pod("p-small", 50, 100), later(pod("p-urgent", 100, 100))});
+    s.mechanisms.wake_on_release = wake;
+    World w = world_of(std::move(s));
+    run(w, "schedule p-big");
+    run(w, "evict p-big victim");
+    run(w, "finish p-big");
+    observe_all(w);
+    run(w, "terminate victim");
+    observe_all(w);
+    ASSERT_EQ(run(w, "schedule p-small").decision.kind, CycleDecision::Kind::kNoCandidate);
+    run(w, "create p-urgent");
+    observe_all(w);
+    ASSERT_EQ(run(w, "schedule p-urgent").decision.kind, CycleDecision::Kind::kBind);
+    StepReport r = run(w, "schedule p-big");
+    ASSERT_EQ(r.decision.kind, CycleDecision::Kind::kNoCandidate);
+    EXPECT_EQ(w.nominated(id(w, "p-big")), kNoNode);
+    EXPECT_EQ(r.moved, wake ? bit(w, "p-small") : PodSet{0});
+    EXPECT_EQ(has_pod(w.unschedulable_pool(), id(w, "p-small")), !wake);
+  }
+}
+
+// A failed eviction gives its victims back (inflight=on kept them from everyone else): p3,
+// rejected while p2 was p1's, may now preempt it.
+TEST(implWakeOnRelease, FailedEvictionMovesThePodsItHeldBack) {
+  for (const bool wake : {true, false}) {
+    SCOPED_TRACE(wake ? "wake-on-release=on" : "wake-on-release=off");
+    Scenario s = scenario({node("n1", 300)}, {later(pod("p1", 1, 200)), pod("p2", 0, 100),
+                                              pod("p3", 1, 100)});
+    s.faults.eviction_failures = 1;
+    s.faults.binding_failures = 1;
+    s.mechanisms.wake_on_release = wake;
+    World w = world_of(std::move(s));
+    run(w, "schedule p3");
+    run(w, "schedule p2");
+    run(w, "bind p2");
+    run(w, "observe");
+    run(w, "create p1");
+    run(w, "observe");
+    ASSERT_EQ(run(w, "schedule p1").decision.kind, CycleDecision::Kind::kPreempt);
+    run(w, "bind-fails p3");
+    ASSERT_EQ(run(w, "schedule p3").decision.kind, CycleDecision::Kind::kNoCandidate);
+    ASSERT_EQ(w.inflight_victims_except(id(w, "p3")), bit(w, "p2"));
+    StepReport r = run(w, "evict-fails p1 p2");
+    EXPECT_EQ(w.inflight_victims_except(id(w, "p3")), PodSet{0});
+    EXPECT_EQ(has_pod(r.moved, id(w, "p3")), wake);
+  }
+}
+
+// --- Claims end with their pod ------------------------------------------------------------------
+
+// p2 is evicted while its binding is in flight, so it is deleted at once, but the scheduler
+// still has it in activeQ (the delete event is not delivered yet) and runs its cycle: the
+// preemption it decides claims nothing, and its status patch finds no pod.
+TEST(implWorld, DeletedPodClaimsNothing) {
+  Scenario s = scenario({node("n1", 200), node("n2", 300)},
+                        {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200),
+                         later(pod("p3", 2, 300))});
+  s.faults.binding_failures = 1;
+  World w = world_of(std::move(s));
+  const PodId p2 = id(w, "p2");
+  ASSERT_EQ(run(w, "schedule p2").decision.node, node_id(w, "n2"));
+  run(w, "create p3");
+  run(w, "observe");
+  ASSERT_EQ(run(w, "schedule p3").decision.victims, pod_bit(p2));
+  run(w, "bind-fails p2");
+  run(w, "evict p3 p2");
+  ASSERT_FALSE(w.api(p2).exists);
+  const size_t events_before = w.events().size();
+  StepReport r = run(w, "schedule p2");
+  ASSERT_EQ(r.decision.kind, CycleDecision::Kind::kPreempt);
+  EXPECT_EQ(r.decision.node, node_id(w, "n1"));
+  EXPECT_EQ(w.claim(p2), kNoNode);
+  EXPECT_EQ(w.events().size(), events_before);  // no patch of a pod that is gone
 }
 
 }  // namespace
