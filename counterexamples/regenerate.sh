@@ -46,6 +46,10 @@ check scenarios/second-node.yaml --profile kubernetes-1.32 --property no-over-pr
 check scenarios/g3-lower-no-takeover.yaml --assume=off --property expected-outcome
 # #141694, under today's kube-scheduler.
 check scenarios/g1-basic.yaml --profile kubernetes --property no-lost-wakeup
+# A dropped nomination wakes nobody.
+check scenarios/nomination-released.yaml --wake-on-release=off
+# PR #142294 on today's kube-scheduler: activated before the informer catches up.
+check scenarios/g2-single-victim.yaml --profile kubernetes --activate-on-finish=on
 
 # One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
 if command -v dot >/dev/null 2>&1; then

@@ -41,7 +41,7 @@ std::string describe_cycle(const World& before, const StepReport& step, const Wo
       }
       if (has_pod(after.waiting_for_own_victims(), step.pod)) {
         return fmt::format(
-            "{} does not fit; not eligible to preempt while its own victims {} are in flight; "
+            "{} does not fit; not eligible to preempt while its own victims ({}) are still being deleted; "
             "waits for them",
             p, pod_names(c, before.inflight_victims_of(step.pod)));
       }

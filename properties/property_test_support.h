@@ -85,29 +85,6 @@ inline void expect_written_and_replayed(const cli::Counterexample& cx, const std
   EXPECT_EQ(cli::run_replay(replay, out, err), cli::kExitViolated) << out.str() << err.str();
 }
 
-/// The safety properties with an open finding under `reference` (pinned, one test each, by
-/// search_test.cc's reference_findings()): the reference runs leave them out until the
-/// findings are resolved.
-inline std::bitset<spec::kPropertyCount> open_finding_properties() {
-  std::bitset<spec::kPropertyCount> open;
-  for (const char* name : {"no-double-claim", "no-over-preemption", "no-lost-wakeup"}) {
-    open.set(static_cast<std::size_t>(*spec::find_property(name)));
-  }
-  return open;
-}
-
-/// "--property NAME" for every safety property without an open finding.
-inline std::vector<std::string> clean_property_args() {
-  std::vector<std::string> args;
-  const auto open = open_finding_properties();
-  for (const spec::PropertyDef& d : spec::property_table()) {
-    if (!d.is_witness && !open.test(static_cast<std::size_t>(d.id))) {
-      args.insert(args.end(), {"--property", std::string(d.name)});
-    }
-  }
-  return args;
-}
-
 /// The value of `key` in RC_PARAMS ("seed=5 max_success=100"), if given.
 inline std::optional<std::uint64_t> rc_param(const std::string& key) {
   const char* env = std::getenv("RC_PARAMS");

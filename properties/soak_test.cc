@@ -16,10 +16,8 @@ namespace {
 using testing_support::soak_runs;
 using testing_support::soak_seed;
 
-// The properties without an open finding (see search_test.cc's reference_findings()).
-cli::SearchCommandOptions options(std::vector<std::string> args) {
-  const std::vector<std::string> clean = testing_support::clean_property_args();
-  args.insert(args.end(), clean.begin(), clean.end());
+// Every property is checked.
+cli::SearchCommandOptions options(const std::vector<std::string>& args) {
   std::string error;
   auto o = cli::parse_search_args(args, error);
   EXPECT_TRUE(o.has_value()) << error;

@@ -57,10 +57,7 @@ Stateful walk(std::vector<std::string> args) {
 }
 
 TEST(propertiesStateful, ReferenceHoldsOnRandomWalks) {
-  // The properties with open findings (search_test.cc) are left out, as there.
-  std::vector<std::string> args = {"--seed", "11", "--runs", "1000"};
-  for (const std::string& a : testing_support::clean_property_args()) args.push_back(a);
-  const Stateful s = walk(args);
+  const Stateful s = walk({"--seed", "11", "--runs", "1000"});
   SCOPED_TRACE("reproduce: " + s.command);
   ASSERT_EQ(s.result.outcome, StatefulResult::Outcome::kHolds) << s.result.message;
   EXPECT_EQ(s.result.runs, 1000);
