@@ -68,8 +68,9 @@ bool parse_seconds(const std::string& text, double& out) {
 
 }  // namespace
 
-const char* usage_text() {
-  return R"(usage:
+namespace {
+
+constexpr const char* kUsage = R"(usage:
   preemptcheck check [SCENARIO.yaml] [--profile P] [--MECHANISM=VALUE]...
                      [--max-states N (default 20000000)] [--max-depth D] [--time-limit S]
                      [--property NAME]... [--json] [--out DIR]
@@ -111,17 +112,48 @@ switches, holds on it: what the switches break. --stateful takes N random walks 
 --max-steps steps on larger clusters (3-4 nodes, 9-12 pods) instead, checking every step,
 and shrinks the failing walk.
 
-profiles:    reference (default), kubernetes, kubernetes-1.32, sync
-mechanisms:  --inflight=on|preemptor-only|off      --gate=last-victim|release-before-last|hold-until-done
-             --activate-on-finish=on|off            --nomination=sync|async
-             --clear-lower=sync|async               --assume=on|off
-             --deletion=async|sync
+@SWITCHES@
 properties:  no-double-victim, no-double-claim, no-overcommit, no-over-preemption,
              no-lost-wakeup, expected-outcome (--property restricts the check to the named ones)
 
 exit codes:  0 every property holds   1 a property is violated
              2 bad input or usage     3 a limit stopped the search; nothing is proven
 )";
+
+// The profiles and mechanisms lines, from the tables in impl/, so that they cannot go stale.
+std::string switches_text() {
+  std::string profiles;
+  for (std::string_view p : profile_names()) {
+    profiles += fmt::format("{}{}{}", profiles.empty() ? "" : ", ", p,
+                            p == "reference" ? " (default)" : "");
+  }
+  std::string out = fmt::format("profiles:    {}\nmechanisms:", profiles);
+  std::vector<std::string> words;
+  for (std::string_view name : mechanism_names()) {
+    std::string values;
+    for (std::string_view v : mechanism_values(name)) {
+      values += fmt::format("{}{}", values.empty() ? "" : "|", v);
+    }
+    words.push_back(fmt::format("--{}={}", name, values));
+  }
+  // Two per line, in a column, as the rest of the text is laid out.
+  for (size_t i = 0; i < words.size(); i += 2) {
+    out += i == 0 ? "  " : "\n             ";
+    out += i + 1 < words.size() ? fmt::format("{:<39}{}", words[i], words[i + 1]) : words[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* usage_text() {
+  static const std::string text = [] {
+    std::string t = kUsage;
+    const std::string marker = "@SWITCHES@";
+    t.replace(t.find(marker), marker.size(), switches_text());
+    return t;
+  }();
+  return text.c_str();
 }
 
 std::optional<CheckOptions> parse_check_args(const std::vector<std::string>& args,

@@ -1,6 +1,7 @@
 // The `search` command: its options, its report (seed, progress, shrink figures, the
 // counterexample file and the command that reproduces it), its exit codes, and honesty about
 // clusters a limit cut.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "cli/args.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
+#include "impl/mechanisms.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -106,6 +108,15 @@ TEST(cliSearch, UnknownProfileExitsTwo) {
 TEST(cliSearch, UsageNamesTheCommand) {
   EXPECT_TRUE(contains(usage_text(), "preemptcheck search"));
   EXPECT_TRUE(contains(usage_text(), "--max-pods"));
+}
+
+TEST(cliSearch, UsageListsEveryMechanismAndProfile) {
+  for (std::string_view name : mechanism_names()) {
+    EXPECT_TRUE(contains(usage_text(), fmt::format("--{}=", name))) << name;
+  }
+  for (std::string_view name : profile_names()) {
+    EXPECT_TRUE(contains(usage_text(), std::string(name))) << name;
+  }
 }
 
 TEST(cliSearch, NoViolationReportsClustersAndStatesAndExitsZero) {
