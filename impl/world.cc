@@ -469,7 +469,13 @@ void World::run_cycle(PodId p, StepReport& report) {
       // assume: the cache counts the pod on its node before the bind call lands, so the
       // next cycle cannot give the same space away. Off with --assume=off.
       if (m.assume) assumed_[p] = d.node;
-      set_nominated(p, kNoNode, report);  // the nominator forgets an assumed pod
+      // The nominator forgets an assumed pod; its space on its nominated node is now the
+      // pod's own, so only a nomination to another node is released.
+      if (nominated_[p] == d.node) {
+        nominated_[p] = kNoNode;
+      } else {
+        set_nominated(p, kNoNode, report);
+      }
       claim_[p] = kNoNode;
       return;
     case CycleDecision::Kind::kIneligible:
@@ -560,7 +566,11 @@ void World::observe(StepReport& report) {
       if (old.node == kNoNode && e.obj.node != kNoNode) {
         // The bind landed: the cache confirms the assumed pod, the nominator drops it.
         assumed_[p] = kNoNode;
-        set_nominated(p, kNoNode, report);
+        if (nominated_[p] == e.obj.node) {
+          nominated_[p] = kNoNode;
+        } else {
+          set_nominated(p, kNoNode, report);
+        }
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
                  !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
                  !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
