@@ -145,8 +145,8 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
                    r.states, r.transitions, cut, r.seconds);
       } else {
         fmt::print(out,
-                   "result     no violation in {} ({} distinct), every schedule of each "
-                   "explored: {} states, {} transitions{}; {:.2f} s\n",
+                   "result     no violation in {} ({} distinct) and all of their schedules, "
+                   "explored exhaustively: {} states, {} transitions{}; {:.2f} s\n",
                    plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
                    r.states, r.transitions, cut, r.seconds);
       }
