@@ -11,7 +11,8 @@ namespace preemptcheck {
 
 /// Which pods the in-flight set (kube-scheduler's `preempting`) keeps away from a victim.
 enum class Inflight {
-  kOn,             ///< preemptor gated, and victims in flight are never chosen again by anyone
+  kOn,             ///< preemptor gated; victims in flight never chosen again by anyone, and a
+                   ///< preemptor with its own victims in flight waits for them
   kPreemptorOnly,  ///< only the preemptor is gated (kube-scheduler)
   kOff,            ///< no in-flight set at all
 };
