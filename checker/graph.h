@@ -40,8 +40,12 @@ struct StateGraph {
   std::vector<GraphEdge> edges;
 };
 
+/// Above this many states write_dot() asks dot for its quickest layout.
+inline constexpr std::size_t kQuickLayoutStates = 500;
+
 /// Writes `graph` as a Graphviz digraph: violating states filled red, the initial state a
-/// double circle, the counterexample's states and steps bold.
+/// double circle, the counterexample's states and steps bold. A graph of more than
+/// kQuickLayoutStates states carries graph attributes that make dot lay it out quickly.
 void write_dot(const StateGraph& graph, std::ostream& out);
 
 /// Whether build_graph() drew the graph.

@@ -89,13 +89,14 @@ switch overrides the file's mechanisms. Exits 1 when the violation reproduces, 0
 step ran and every property held, 2 for a malformed file or a step that is not enabled
 (under an override: the schedule is impossible, and the switch that blocks it is named).
 
-  preemptcheck graph [SCENARIO.yaml] --dot FILE [--svg FILE] [--max-states N (default 2000)]
+  preemptcheck graph [SCENARIO.yaml] --dot FILE [--svg FILE] [--max-states N (default 20000)]
                      [--profile P] [--MECHANISM=VALUE]...
 
 Writes the whole state graph as Graphviz DOT (--dot - for standard output): states labelled
 with the queues, the pods on each node and the jobs, steps by action, violating states
-filled, the shortest counterexample bold. --svg renders it with Graphviz's dot. Refuses
-(exit 3) a scenario with more than N states.
+filled, the shortest counterexample bold; above 500 states with dot's quickest layout
+settings (the default scenario renders in seconds). --svg renders it with Graphviz's dot.
+Refuses (exit 3) a scenario with more than N states.
 
   preemptcheck search [--runs N (default 100)] [--seed S] [--max-nodes K (default 3)]
                       [--max-pods M (default 9)] [--max-faults F (default 1)]

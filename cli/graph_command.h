@@ -13,9 +13,10 @@
 
 namespace preemptcheck::cli {
 
-/// The state limit of `graph` when none is given: past a few thousand states a drawing is
-/// no longer readable, and `dot` takes minutes to lay it out.
-inline constexpr std::uint64_t kDefaultGraphStates = 2000;
+/// The state limit of `graph` when none is given: above the default scenario's count, so that
+/// it can be drawn (dot renders it in seconds with the quick layout of checker::write_dot),
+/// and far below what dot can still lay out.
+inline constexpr std::uint64_t kDefaultGraphStates = 20000;
 
 struct GraphOptions {
   std::string scenario_path;  ///< empty: the embedded default

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "checker/graph.h"
 #include "cli/command_test_support.h"
 
 namespace preemptcheck::cli {
@@ -54,16 +55,30 @@ DotCounts count_dot(const std::string& dot) {
   return c;
 }
 
-TEST(Graph, RefusesTheDefaultScenarioAboveTheDefaultLimit) {
+TEST(Graph, RefusesAScenarioAboveTheDefaultLimit) {
   ScratchDir dir;
   GraphOptions o;
-  o.dot_path = dir.file("default.dot");
+  o.scenario_path = source_path("bench/two-nodes.yaml");  // millions of states
+  o.dot_path = dir.file("bench.dot");
   const Outcome r = graph(o);
   EXPECT_EQ(r.rc, kExitLimit) << r.out << r.err;
   EXPECT_NE(r.err.find(fmt::format("has more than {} states", kDefaultGraphStates)),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("--max-states"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(fmt::format("--max-states {}", kDefaultGraphStates * 10)),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(o.dot_path));
+}
+
+TEST(Graph, RefusesAtAGivenLimit) {
+  ScratchDir dir;
+  GraphOptions o;
+  o.dot_path = dir.file("default.dot");
+  o.max_states = 100;
+  const Outcome r = graph(o);
+  EXPECT_EQ(r.rc, kExitLimit) << r.out << r.err;
+  EXPECT_NE(r.err.find("has more than 100 states"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(o.dot_path));
 }
 
@@ -71,7 +86,6 @@ TEST(Graph, WritesTheDefaultScenarioAsDot) {
   ScratchDir dir;
   GraphOptions o;
   o.dot_path = dir.file("default.dot");
-  o.max_states = 100000;
   const Outcome r = graph(o);
   ASSERT_EQ(r.rc, kExitHolds) << r.out << r.err;
   const std::string dot = read_text(o.dot_path);
@@ -82,11 +96,34 @@ TEST(Graph, WritesTheDefaultScenarioAsDot) {
   const DotCounts counts = count_dot(dot);
   EXPECT_EQ(counts.vertices, *states);
   EXPECT_EQ(counts.edges, *steps);
-  EXPECT_GT(*states, kDefaultGraphStates);
+  EXPECT_GT(*states, checker::kQuickLayoutStates);
+  EXPECT_NE(dot.find("graph [newrank=true, splines=false"), std::string::npos)
+      << dot.substr(0, 300);
   // The initial state, labelled compactly: the queue, the node, the jobs.
   EXPECT_NE(dot.find("0[label=\"Q[p-high] U[-] G[-]\\nnode-a: v1 v2\\njobs[-] events 0\""),
             std::string::npos)
       << dot.substr(0, 300);
+}
+
+// Acceptance: the default scenario's whole graph renders with dot -Tsvg (seconds, thanks to
+// the quick layout; minutes without it).
+TEST(Graph, RendersTheDefaultScenarioWithGraphviz) {
+  if (!find_dot()) GTEST_SKIP() << "Graphviz's dot is not installed";
+  ScratchDir dir;
+  GraphOptions o;
+  o.dot_path = dir.file("default.dot");
+  o.svg_path = dir.file("default.svg");
+  const Outcome r = graph(o);
+  ASSERT_EQ(r.rc, kExitHolds) << r.out << r.err;
+  const std::string svg = read_text(o.svg_path);
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  // Every state and every step is drawn (Graphviz writes '-' in text as &#45;).
+  const auto states = testing::number_after(r.out, "states     ");
+  const auto steps = testing::number_after(r.out, " states, ");
+  ASSERT_TRUE(states && steps) << r.out;
+  EXPECT_EQ(testing::count_of(svg, "class=\"node\""), *states);
+  EXPECT_EQ(testing::count_of(svg, "class=\"edge\""), *steps);
+  EXPECT_NE(svg.find("schedule p&#45;high"), std::string::npos);
 }
 
 TEST(Graph, MarksViolatingStatesAndDrawsTheCounterexampleBold) {
