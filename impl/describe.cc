@@ -41,8 +41,8 @@ std::string describe_cycle(const World& before, const StepReport& step, const Wo
       }
       if (has_pod(after.waiting_for_own_victims(), step.pod)) {
         return fmt::format(
-            "{} does not fit; not eligible to preempt while its own victims ({}) are still being deleted; "
-            "waits for them",
+            "{} does not fit; not eligible to preempt while its own victims ({}) are still "
+            "being deleted; waits for them",
             p, pod_names(c, before.inflight_victims_of(step.pod)));
       }
       return fmt::format(

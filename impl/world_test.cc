@@ -89,8 +89,9 @@ Scenario two_victims(std::string_view profile_name) {
 // priority, takes the node over. The decision names v, but no job starts and q never enters
 // the in-flight set.
 TEST(implExecutor, F1NothingLeftToEvictStartsNoJob) {
-  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
-                                                pod("p", kMid, kLarge), later(pod("q", kHigh, kLarge))}));
+  World w = world_of(scenario({node("node1")},
+                              {pod("v", kLow, kLarge, "node1"), pod("p", kMid, kLarge),
+                               later(pod("q", kHigh, kLarge))}));
   run(w, "schedule p");
   run(w, "evict p v");
   run(w, "create q");
