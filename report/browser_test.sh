@@ -1,0 +1,64 @@
+#!/bin/sh
+# Browser test of the swimlane page: writes the page of one counterexample, lets headless
+# Chromium load it (scripts on, network off), and checks the rendered DOM — the script ran,
+# one lane per component, exactly one breaking step, marked where the heading says, an arrow
+# per cause — then takes a screenshot and checks it is a real PNG of the window's size.
+# Usage: browser_test.sh SWIMLANES_PAGE CHROMIUM COUNTEREXAMPLE.yaml OUT_DIR
+# Exit 77 (skipped) when Chromium is not installed.
+set -eu
+page_tool=$1 chromium=$2 file=$3 out=$4
+
+if [ -z "$chromium" ] || [ ! -x "$chromium" ]; then
+  echo "SKIP: Chromium is not installed (Debian: apt-get install chromium); the swimlane page was not rendered in a browser"
+  exit 77
+fi
+
+fail() { echo "FAIL: $file: $*"; exit 1; }
+
+mkdir -p "$out"
+html="$out/page.html" dom="$out/dom.html" png="$out/screenshot.png"
+rm -f "$html" "$dom" "$png"
+"$page_tool" "$file" "$html" || fail "swimlanes_page could not write the page"
+
+profile=$(mktemp -d)
+trap 'rm -rf "$profile"' EXIT
+run_chromium() {
+  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --host-resolver-rules="MAP * ~NOTFOUND" --hide-scrollbars \
+    --user-data-dir="$profile" "$@" "file://$(realpath "$html")"
+}
+
+run_chromium --dump-dom >"$dom" 2>"$out/chromium-dom.log" || fail "chromium --dump-dom failed (see $out/chromium-dom.log)"
+count() { grep -o "$1" "$dom" | wc -l | tr -d ' '; }
+
+[ "$(count '<body data-ready="1"')" = 1 ] || fail "the page's script did not run (no data-ready on body)"
+for lane in user flush scheduling binding executor api-server informer kubelet; do
+  [ "$(count "class=\"lane-head lane-$lane\" data-lane=\"$lane\"")" = 1 ] ||
+    fail "lane '$lane' is not present exactly once"
+done
+[ "$(count 'class="lane-head ')" = 8 ] || fail "expected 8 lanes, found $(count 'class="lane-head ')"
+[ "$(count '<tbody class="step breaks')" = 1 ] ||
+  fail "expected exactly one breaking step, found $(count '<tbody class="step breaks')"
+step=$(grep -o 'breaks at step [0-9]*' "$dom" | head -n 1 | sed 's/.* //')
+[ -n "$step" ] || fail "the heading does not say where the property breaks"
+[ "$(count "<tbody class=\"step breaks open\" id=\"step-$step\"")" = 1 ] ||
+  fail "step $step is named in the heading but is not the marked, opened step"
+causes=$(count 'class="cause" data-cause=')
+arrows=$(count '<path class="arrow"')
+[ "$arrows" = "$causes" ] || fail "$causes causes but $arrows arrows were drawn"
+if grep -Eqi 'src="(https?:)?//|href="(https?:)?//|<link |@import|url\((https?:)?//' "$dom"; then
+  fail "the rendered page references something outside itself"
+fi
+
+run_chromium --screenshot="$png" --window-size=1480,1000 >"$out/chromium-shot.log" 2>&1 ||
+  fail "chromium --screenshot failed (see $out/chromium-shot.log)"
+[ -f "$png" ] || fail "no screenshot was written"
+magic=$(od -An -tx1 -N8 "$png" | tr -d ' \n')
+[ "$magic" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
+size=$(wc -c <"$png" | tr -d ' ')
+[ "$size" -gt 40000 ] || fail "the screenshot is only $size bytes: the page did not render"
+width=$(od -An -tu1 -j16 -N4 "$png" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+[ "$width" -ge 1480 ] || fail "the screenshot is $width pixels wide, expected 1480"
+
+echo "ok: $file: 8 lanes, step $step marked, $arrows arrows, screenshot $size bytes ($png)"

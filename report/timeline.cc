@@ -1,0 +1,229 @@
+// Timeline: builds the swimlane page's input from a scenario and its actions (timeline.h).
+#include "report/timeline.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "impl/describe.h"
+#include "impl/mechanisms.h"
+#include "spec/monitor.h"
+#include "spec/property.h"
+
+namespace preemptcheck::report {
+namespace {
+
+std::string object_line(const Cluster& c, const PodObj& o) {
+  std::string s = o.node != kNoNode ? fmt::format("on {}", c.node_name(o.node)) : "pending";
+  if (o.nominated != kNoNode) s += fmt::format(", nominated to {}", c.node_name(o.nominated));
+  if (o.terminating) s += ", terminating";
+  if (o.disruption_target) s += ", DisruptionTarget";
+  return s;
+}
+
+std::string join(const std::vector<std::string>& words, std::string_view sep) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : std::string(sep)) + w;
+  return out;
+}
+
+std::string labels_line(const std::map<std::string, std::string>& labels) {
+  std::vector<std::string> kv;
+  for (const auto& [k, v] : labels) kv.push_back(fmt::format("{}={}", k, v));
+  return join(kv, ",");
+}
+
+std::vector<std::string> cluster_lines(const Scenario& s) {
+  std::vector<std::string> out;
+  for (const NodeSpec& n : s.nodes) {
+    out.push_back(fmt::format("node {}: cpu {}, memory {}", n.name, n.cpu, n.memory));
+  }
+  for (const PodSpec& p : s.pods) {
+    std::string line = fmt::format("pod {}: priority {}, cpu {}, memory {}, {}", p.name,
+                                   p.priority, p.cpu, p.memory,
+                                   p.node.empty() ? std::string("pending") : "on " + p.node);
+    if (p.arrives_later) line += ", arrives later";
+    if (p.preempt_never) line += ", preemptionPolicy Never";
+    if (!p.labels.empty()) line += fmt::format(", labels {}", labels_line(p.labels));
+    out.push_back(std::move(line));
+  }
+  for (const PdbSpec& b : s.pdbs) {
+    out.push_back(fmt::format("pdb {}: minAvailable {}, selector {}", b.name, b.min_available,
+                              labels_line(b.selector)));
+  }
+  out.push_back(fmt::format("faults: eviction-failures {}, binding-failures {}, restarts {}",
+                            s.faults.eviction_failures, s.faults.binding_failures,
+                            s.faults.restarts));
+  out.push_back(s.workers == 0 ? std::string("executor: one worker per job")
+                               : fmt::format("executor: {} workers", s.workers));
+  if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
+    out.push_back(fmt::format("expect: bound [{}], not bound [{}]", join(s.expect_bound, ", "),
+                              join(s.expect_not_bound, ", ")));
+  }
+  return out;
+}
+
+std::string switches_line(const Scenario& s) {
+  std::string out = fmt::format("profile {}", s.profile);
+  if (const auto base = profile(s.profile)) {
+    const std::vector<std::string> diffs = differences(s.mechanisms, *base);
+    if (!diffs.empty()) out += " " + join(diffs, " ");
+  }
+  return out + fmt::format("  \u2014  {}", describe(s.mechanisms));
+}
+
+// Who in the lane acts: the executor job and the binding cycle are named by their pod.
+std::string actor_of(const Action& a, const Cluster& c) {
+  switch (a.kind) {
+    case ActionKind::kClearNominations:
+    case ActionKind::kEvict:
+    case ActionKind::kEvictFails:
+    case ActionKind::kFinish:
+      return fmt::format("job {}", c.pod_name(a.pod));
+    case ActionKind::kBind:
+    case ActionKind::kBindFails:
+      return fmt::format("binding {}", c.pod_name(a.pod));
+    case ActionKind::kSchedule:
+    case ActionKind::kObserve:
+    case ActionKind::kTerminate:
+    case ActionKind::kFlush:
+    case ActionKind::kCreate:
+      return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+Lane lane_of(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::kSchedule:
+      return Lane::kSchedulingThread;
+    // kube-scheduler binds on a goroutine of its own while the next cycle starts:
+    // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne,
+    // "bind the pod to its host asynchronously" (line not pinned) — hence a lane apart from
+    // the scheduling thread, where the assume window shows as a gap between the two.
+    case ActionKind::kBind:
+    case ActionKind::kBindFails:
+      return Lane::kBinding;
+    case ActionKind::kClearNominations:
+    case ActionKind::kEvict:
+    case ActionKind::kEvictFails:
+    case ActionKind::kFinish:
+      return Lane::kExecutor;
+    case ActionKind::kObserve:
+      return Lane::kInformer;
+    case ActionKind::kTerminate:
+      return Lane::kKubelet;
+    // The flush is the scheduling queue's own periodic goroutine, not the scheduling thread
+    // and not a user: a lane of its own keeps "nothing happened until the flush" visible.
+    case ActionKind::kFlush:
+      return Lane::kQueueFlush;
+    // A pod that arrives later is created by a user or a controller, outside the scheduler.
+    case ActionKind::kCreate:
+      return Lane::kUser;
+  }
+  return Lane::kSchedulingThread;
+}
+
+std::string event_line(const Cluster& c, const WatchEvent& e) {
+  switch (e.type) {
+    case EventType::kAdded:
+      return fmt::format("{} added: {}", c.pod_name(e.pod), object_line(c, e.obj));
+    case EventType::kDeleted:
+      return fmt::format("{} deleted", c.pod_name(e.pod));
+    case EventType::kModified:
+      break;
+  }
+  return fmt::format("{} modified: {}", c.pod_name(e.pod), object_line(c, e.obj));
+}
+
+std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLines& state_lines,
+                                      std::string& error) {
+  Timeline t;
+  t.title = fmt::format("{} on {}", source.property, source.scenario.name);
+  t.property = source.property;
+  t.message = source.message;
+  t.scenario = source.scenario.description.empty()
+                   ? source.scenario.name
+                   : fmt::format("{}: {}", source.scenario.name, source.scenario.description);
+  t.cluster = cluster_lines(source.scenario);
+  t.switches = switches_line(source.scenario);
+  t.found_by = source.found_by;
+  t.reproduce = source.reproduce;
+
+  World w(std::make_shared<const Cluster>(source.scenario));
+  const Cluster& c = w.cluster();
+  t.initial_state = state_lines(w);
+
+  // The writes not yet delivered, oldest first, as the World queues their events; events
+  // queued before step 1 have no step to point at.
+  std::deque<std::optional<TimelineCause>> undelivered(w.events().size());
+  std::map<PodId, TimelineCause> terminating_write;  // the write that set each deletion
+  std::set<std::string> broken;
+
+  spec::Verdict initial;
+  spec::check_state(w, initial);
+  for (const auto& [property, message] : initial.violated) {
+    broken.insert(std::string(spec::property_def(property).name));
+  }
+
+  bool marked = false;
+  for (std::size_t i = 0; i < source.actions.size(); ++i) {
+    const Action& a = source.actions[i];
+    const int number = static_cast<int>(i + 1);
+    if (!w.is_enabled(a)) {
+      error = fmt::format("step {} '{}' is not enabled", number, format_action(a, c));
+      return std::nullopt;
+    }
+    const World before = w;
+    const StepReport report = w.apply(a);
+
+    TimelineStep s;
+    s.number = number;
+    s.lane = lane_of(a.kind);
+    s.actor = actor_of(a, c);
+    s.action = format_action(a, c);
+    s.comment = describe_step(before, report, w);
+
+    std::optional<TimelineCause> delivered;
+    std::size_t kept = before.events().size();
+    if (a.kind == ActionKind::kObserve && !undelivered.empty()) {
+      delivered = undelivered.front();
+      undelivered.pop_front();
+      kept -= 1;
+    }
+    if (delivered) s.causes.push_back(*delivered);
+    if (a.kind == ActionKind::kTerminate) {
+      const auto it = terminating_write.find(a.pod);
+      if (it != terminating_write.end()) s.causes.push_back(it->second);
+    }
+    const std::vector<WatchEvent>& events = w.events();
+    for (std::size_t e = kept; e < events.size(); ++e) {
+      const TimelineCause at{number, static_cast<int>(s.writes.size())};
+      s.writes.push_back(event_line(c, events[e]));
+      undelivered.push_back(at);
+      if (events[e].obj.terminating) terminating_write.try_emplace(events[e].pod, at);
+    }
+
+    spec::Verdict v;
+    spec::check_step(before, report, w, v);
+    for (const auto& [property, message] : v.violated) {
+      const std::string name(spec::property_def(property).name);
+      if (!broken.insert(name).second) continue;
+      s.violations.push_back(fmt::format("{}: {}", name, message));
+      if (name == source.property && !marked) {
+        s.breaks = true;
+        marked = true;
+      }
+    }
+    s.state = state_lines(w);
+    t.steps.push_back(std::move(s));
+  }
+  return t;
+}
+
+}  // namespace preemptcheck::report

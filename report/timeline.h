@@ -1,0 +1,49 @@
+// Timeline: a counterexample in impl's terms (a scenario and its actions) turned into the
+// plain Timeline value the swimlane page draws — each action in the lane of the component
+// that takes it, the API-server writes each step made, which write each `observe` and
+// `terminate` reacts to, and the step where the property breaks.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "impl/action.h"
+#include "impl/scenario.h"
+#include "impl/world.h"
+#include "report/swimlanes_html.h"
+
+namespace preemptcheck::report {
+
+/// The whole state of a World as lines, in a fixed order: the caller's rendering of it.
+using StateLines = std::function<std::vector<std::string>(const World&)>;
+
+/// A counterexample as the adapter needs it.
+struct TimelineSource {
+  std::string property;        ///< the violated safety property, e.g. "no-double-victim"
+  std::string message;         ///< its one-line message as recorded
+  Scenario scenario;           ///< with the profile and mechanisms to replay under
+  std::vector<Action> actions; ///< the steps, in order
+  std::string found_by;        ///< how it was found; may be empty
+  std::string reproduce;       ///< the command that replays it
+};
+
+/// The lane of the component that takes an action of this kind: `schedule` the scheduling
+/// thread; `bind`, `bind-fails` the binding cycle; `clear-nominations`, `evict`,
+/// `evict-fails`, `finish` the executor; `observe` the informer; `terminate` the kubelet;
+/// `flush` the queue's flush; `create` the users.
+Lane lane_of(ActionKind kind);
+
+/// Replays `source.actions` on a fresh World of `source.scenario`, recording per step its
+/// lane, its comment (describe_step), its API-server writes and their causes, the state
+/// lines after it (from `state_lines`), the properties the spec monitors find broken there
+/// (each property at its first break only), and marks the first step where
+/// `source.property` breaks. On a step that is not enabled returns nothing and sets `error`.
+std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLines& state_lines,
+                                      std::string& error);
+
+/// "v1 modified: on node-a, terminating, DisruptionTarget": a watch event as one line.
+std::string event_line(const Cluster& cluster, const WatchEvent& event);
+
+}  // namespace preemptcheck::report
