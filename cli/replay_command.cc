@@ -8,7 +8,7 @@
 #include <memory>
 #include <ostream>
 
-#include "cli/args.h"
+#include "cli/json.h"
 #include "cli/counterexample.h"
 #include "impl/describe.h"
 #include "spec/monitor.h"
@@ -262,30 +262,6 @@ std::vector<std::pair<std::string, std::string>> state_lines(const World& w) {
   return lines;
 }
 
-std::optional<ReplayOptions> parse_replay_args(const std::vector<std::string>& args,
-                                               std::string& error) {
-  ReplayOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--full") {
-      o.full = true;
-    } else if (take_mechanism(args, i, o.mechanisms, error)) {
-      if (!error.empty()) return std::nullopt;
-    } else if (!a.empty() && a[0] != '-' && o.file.empty()) {
-      o.file = a;
-    } else {
-      error = a.starts_with("--") ? fmt::format("unknown option '{}'", a)
-                                  : fmt::format("unexpected argument '{}'", a);
-      return std::nullopt;
-    }
-  }
-  if (o.file.empty()) {
-    error = "expected a counterexample file, as in: preemptcheck replay FILE.yaml";
-    return std::nullopt;
-  }
-  return o;
-}
-
 int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
   Counterexample cx;
   try {
@@ -295,10 +271,12 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
   Scenario run = cx.scenario;
-  if (auto error = apply_choice(run, o.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(run, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck replay: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "replay", err);
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
 
   fmt::print(out, "counterexample {}\n", o.file);

@@ -4,13 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <charconv>
 #include <chrono>
 #include <memory>
 #include <ostream>
 #include <sstream>
 
-#include "cli/args.h"
+#include "cli/json.h"
 #include "cli/scenario_yaml.h"
 #include "impl/describe.h"
 #include "properties/rapidcheck_run.h"
@@ -20,12 +19,6 @@ namespace preemptcheck::cli {
 namespace {
 
 using Checked = std::bitset<spec::kPropertyCount>;
-
-template <class T>
-bool parse_number(const std::string& text, T& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
 
 std::string plural(std::uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
@@ -278,84 +271,6 @@ Scenario named(Scenario s, bool stateful, std::uint64_t seed, const std::string&
 
 }  // namespace
 
-std::optional<SearchCommandOptions> parse_search_args(const std::vector<std::string>& args,
-                                                      std::string& error) {
-  SearchCommandOptions o;
-  bool properties_named = false;
-  auto positive = [&](const std::string& flag, const std::string& value, auto& into,
-                      std::int64_t max) {
-    std::int64_t n = 0;
-    if (!parse_number(value, n) || n < 1 || n > max) {
-      error = fmt::format("{} expects a whole number from 1 to {}, got '{}'", flag, max, value);
-      return false;
-    }
-    into = static_cast<std::remove_reference_t<decltype(into)>>(n);
-    return true;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string value;
-    if (a == "--stateful") {
-      o.stateful = true;
-    } else if (a == "--differential") {
-      o.differential = true;
-    } else if (take_value(args, i, "--out", value)) {
-      o.out_dir = value;
-    } else if (take_value(args, i, "--seed", value)) {
-      std::uint64_t seed = 0;
-      if (!parse_number(value, seed)) {
-        error = fmt::format("--seed expects a whole number, got '{}'", value);
-        return std::nullopt;
-      }
-      o.seed = seed;
-    } else if (take_value(args, i, "--runs", value)) {
-      if (!positive("--runs", value, o.runs, 100'000'000)) return std::nullopt;
-    } else if (take_value(args, i, "--max-nodes", value)) {
-      if (!positive("--max-nodes", value, o.max_nodes, kMaxNodes)) return std::nullopt;
-    } else if (take_value(args, i, "--max-pods", value)) {
-      if (!positive("--max-pods", value, o.max_pods, kMaxPods)) return std::nullopt;
-    } else if (take_value(args, i, "--max-faults", value)) {
-      std::int64_t n = 0;
-      if (!parse_number(value, n) || n < 0 || n > 3) {
-        error = fmt::format("--max-faults expects 0, 1, 2 or 3, got '{}'", value);
-        return std::nullopt;
-      }
-      o.max_faults = static_cast<int>(n);
-    } else if (take_value(args, i, "--max-steps", value)) {
-      if (!positive("--max-steps", value, o.max_steps, 100'000)) return std::nullopt;
-    } else if (take_value(args, i, "--max-states", value)) {
-      std::uint64_t n = 0;
-      if (!parse_number(value, n) || n == 0) {
-        error = fmt::format("--max-states expects a positive whole number, got '{}'", value);
-        return std::nullopt;
-      }
-      o.max_states = n;
-    } else if (take_value(args, i, "--property", value)) {
-      auto p = spec::find_property(value);
-      if (!p || spec::property_def(*p).is_witness) {
-        error = fmt::format("unknown property '{}'", value);
-        return std::nullopt;
-      }
-      if (!properties_named) o.checked.reset();
-      properties_named = true;
-      o.checked.set(static_cast<size_t>(*p));
-    } else if (take_mechanism(args, i, o.mechanisms, error)) {
-      if (!error.empty()) return std::nullopt;
-    } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      error = fmt::format("unknown option '{}'", a);
-      return std::nullopt;
-    } else {
-      error = fmt::format("unexpected argument '{}'", a);
-      return std::nullopt;
-    }
-  }
-  if (o.stateful && o.differential) {
-    error = "--differential compares exhaustive searches; it does not apply to --stateful";
-    return std::nullopt;
-  }
-  return o;
-}
-
 std::string search_command_line(const SearchCommandOptions& o, std::uint64_t seed) {
   std::string out = fmt::format("preemptcheck search --seed {} --runs {}", seed, o.runs);
   if (o.stateful) {
@@ -464,10 +379,12 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
 
 int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
   Scenario base;  // only its profile and mechanisms are used
-  if (auto error = apply_choice(base, o.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(base, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck search: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "search", err);
   const std::uint64_t seed = o.seed.value_or(random_seed());
   return o.stateful ? run_stateful_search(o, base, seed, out, err)
                     : run_exhaustive(o, base, seed, out, err);
