@@ -108,59 +108,71 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   fmt::print(out, "(exit 1)\n");
 }
 
-void print_json(const Scenario& scenario, const std::string& source, const Result& r,
-                const std::vector<TraceStep>& steps, const std::string& written,
-                std::ostream& out) {
-  JsonWriter j(out);
-  j.begin_object();
-  j.field("scenario", scenario.name);
-  j.field("source", source);
-  j.field("mechanisms", describe(scenario.mechanisms));
-  j.field("outcome", checker::outcome_name(r.outcome));
-  j.field("limit", r.limit);
-  j.key("stats");
-  j.begin_object();
-  j.field("states", r.stats.states);
-  j.field("transitions", r.stats.transitions);
-  j.field("depth", static_cast<std::uint64_t>(r.stats.depth));
-  j.field("seconds", r.stats.seconds);
-  j.field("states_per_second", r.stats.states_per_second);
-  j.field("peak_rss_bytes", r.stats.peak_rss_bytes);
-  j.end_object();
-  j.key("witnesses");
-  j.begin_object();
-  for (const spec::PropertyDef& d : spec::property_table()) {
-    if (d.is_witness) j.field(d.name, static_cast<bool>(r.reached[static_cast<size_t>(d.id)]));
-  }
-  j.end_object();
+// A property's verdict in one word, and its message when violated.
+std::pair<std::string_view, std::string> json_verdict(const spec::PropertyDef& d, const Result& r,
+                                                      const std::bitset<spec::kPropertyCount>& checked) {
+  if (!checked.test(static_cast<size_t>(d.id))) return {"not-checked", ""};
   if (r.violation) {
-    j.key("violation");
-    j.begin_object();
-    j.field("property", r.violation->name);
-    j.field("message", r.violation->message);
-    j.key("also");
-    j.begin_array();
+    if (r.violation->name == d.name) return {"violated", r.violation->message};
     for (const auto& m : r.violation->also_violated) {
-      j.begin_object();
-      j.field("property", m.name);
-      j.field("message", m.message);
-      j.end_object();
+      if (m.name == d.name) return {"violated", m.message};
     }
-    j.end_array();
-    j.key("steps");
-    j.begin_array();
-    for (const TraceStep& s : steps) {
-      j.begin_object();
-      j.field("action", s.action);
-      j.field("comment", s.comment);
-      j.end_object();
-    }
-    j.end_array();
-    j.end_object();
   }
-  if (!written.empty()) j.field("counterexample", written);
-  j.end_object();
-  out << '\n';
+  if (r.outcome == checker::Outcome::kHolds) return {"holds", ""};
+  return {"incomplete", ""};
+}
+
+void print_json(const Scenario& scenario, const std::string& source, const Result& r,
+                const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
+                const std::string& written, std::ostream& out) {
+  Json j = json_document("check");
+  j["scenario"] = scenario.name;
+  j["source"] = source;
+  j["profile"] = scenario.profile;
+  j["mechanisms"] = describe(scenario.mechanisms);
+  j["outcome"] = checker::outcome_name(r.outcome);
+  j["limit"] = r.limit;
+  j["stats"] = {{"states", r.stats.states},
+                {"transitions", r.stats.transitions},
+                {"depth", r.stats.depth},
+                {"seconds", r.stats.seconds},
+                {"states_per_second", r.stats.states_per_second},
+                {"peak_rss_bytes", r.stats.peak_rss_bytes}};
+  Json properties = Json::array();
+  Json witnesses = Json::object();
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    const bool reached = r.reached[static_cast<size_t>(d.id)];
+    if (d.is_witness) {
+      witnesses[std::string(d.name)] = reached;
+      properties.push_back({{"name", d.name},
+                            {"kind", "witness"},
+                            {"verdict", reached ? "reached" : "not-reached"},
+                            {"message", ""}});
+    } else {
+      const auto [verdict, message] = json_verdict(d, r, checked);
+      properties.push_back(
+          {{"name", d.name}, {"kind", "safety"}, {"verdict", verdict}, {"message", message}});
+    }
+  }
+  j["properties"] = std::move(properties);
+  j["witnesses"] = std::move(witnesses);
+  if (r.violation) {
+    Json also = Json::array();
+    for (const auto& m : r.violation->also_violated) {
+      also.push_back({{"property", m.name}, {"message", m.message}});
+    }
+    Json path = Json::array();
+    for (const TraceStep& s : steps) path.push_back({{"action", s.action}, {"comment", s.comment}});
+    j["violation"] = {{"property", r.violation->name},
+                      {"message", r.violation->message},
+                      {"also", std::move(also)},
+                      {"steps", std::move(path)}};
+  }
+  if (!written.empty()) j["counterexample"] = written;
+  j["exit_code"] = r.outcome == checker::Outcome::kHolds      ? kExitHolds
+                   : r.outcome == checker::Outcome::kViolated ? kExitViolated
+                                                              : kExitLimit;
+  write_json(j, out);
 }
 
 // The command line that runs this check, for the counterexample's header.
@@ -189,7 +201,8 @@ Scenario load_scenario(const std::string& path) {
   return load_scenario_file(path);
 }
 
-std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice) {
+std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice,
+                                        std::vector<std::string>* notes) {
   if (choice.profile) {
     auto m = profile(*choice.profile);
     if (!m) {
@@ -201,9 +214,20 @@ std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoic
     scenario.mechanisms = *m;
   }
   for (const auto& [name, value] : choice.switches) {
+    const Mechanisms before = scenario.mechanisms;
     if (auto error = set_mechanism(scenario.mechanisms, name, value)) return error;
+    if (notes != nullptr && scenario.mechanisms == before) {
+      notes->push_back(fmt::format("--{}={} changes nothing: {} already sets it", name, value,
+                                   choice.profile ? "profile " + *choice.profile
+                                                  : std::string("the input")));
+    }
   }
   return std::nullopt;
+}
+
+void print_notes(const std::vector<std::string>& notes, std::string_view command,
+                 std::ostream& err) {
+  for (const std::string& n : notes) fmt::print(err, "preemptcheck {}: note: {}\n", command, n);
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
@@ -214,10 +238,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
   }
-  if (auto error = apply_choice(scenario, options.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(scenario, options.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "check", err);
   const std::string source =
       options.scenario_path.empty() ? "embedded default" : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
@@ -238,7 +264,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     written = *path;
   }
   if (options.json) {
-    print_json(scenario, source, r, steps, written, out);
+    print_json(scenario, source, r, steps, options.checked, written, out);
   } else {
     print_human(scenario, source, r, steps, options.checked, written, out);
   }

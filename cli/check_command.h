@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/explorer.h"
@@ -26,9 +27,16 @@ struct MechanismChoice {
   std::vector<std::pair<std::string, std::string>> switches;
 };
 
-/// Applies a MechanismChoice to a loaded scenario; returns an error message when a name or
-/// value is unknown.
-std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice);
+/// Applies a MechanismChoice to a loaded scenario: the profile, then every switch in order,
+/// whatever their order on the command line. Returns an error message when a name or value is
+/// unknown. A switch that changes nothing (the profile or the file already sets that value)
+/// is not an error: it gets a note in `notes`, when given.
+std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice,
+                                        std::vector<std::string>* notes = nullptr);
+
+/// Prints apply_choice's notes on `err`, each as "preemptcheck COMMAND: note: ...".
+void print_notes(const std::vector<std::string>& notes, std::string_view command,
+                 std::ostream& err);
 
 /// The state limit of a search when none is given: a guard against a space that does not
 /// fit in memory, reported like any other limit.

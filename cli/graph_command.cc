@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -15,7 +14,6 @@
 #include <ostream>
 
 #include "checker/graph.h"
-#include "cli/args.h"
 #include "cli/scenario_yaml.h"
 #include "properties/world_model.h"
 
@@ -112,45 +110,6 @@ std::string state_label(const World& w) {
   return out;
 }
 
-std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& args,
-                                             std::string& error) {
-  GraphOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string value;
-    if (take_value(args, i, "--dot", value)) {
-      o.dot_path = value;
-    } else if (take_value(args, i, "--svg", value)) {
-      o.svg_path = value;
-    } else if (take_value(args, i, "--max-states", value)) {
-      std::uint64_t n = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (ec != std::errc() || end != value.data() + value.size() || n == 0) {
-        error = fmt::format("--max-states expects a positive whole number, got '{}'", value);
-        return std::nullopt;
-      }
-      o.max_states = n;
-    } else if (take_mechanism(args, i, o.mechanisms, error)) {
-      if (!error.empty()) return std::nullopt;
-    } else if (!a.empty() && a[0] != '-' && o.scenario_path.empty()) {
-      o.scenario_path = a;
-    } else {
-      error = a.starts_with("--") ? fmt::format("unknown option '{}'", a)
-                                  : fmt::format("unexpected argument '{}'", a);
-      return std::nullopt;
-    }
-  }
-  if (o.dot_path.empty()) {
-    error = "expected --dot FILE, as in: preemptcheck graph SCENARIO.yaml --dot graph.dot";
-    return std::nullopt;
-  }
-  if (!o.svg_path.empty() && o.dot_path == "-") {
-    error = "--svg renders the DOT file, so it needs --dot FILE rather than --dot -";
-    return std::nullopt;
-  }
-  return o;
-}
-
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   Scenario scenario;
   try {
@@ -159,10 +118,12 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
     fmt::print(err, "preemptcheck graph: {}\n", e.what());
     return kExitBadInput;
   }
-  if (auto error = apply_choice(scenario, o.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(scenario, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck graph: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "graph", err);
   std::optional<std::string> dot;
   if (!o.svg_path.empty()) {
     dot = find_dot();

@@ -1,91 +1,58 @@
-// JsonWriter: escaping and separators.
+// JSON output: the common head, the error document and its position, and writing.
 #include "cli/json.h"
 
-#include <fmt/format.h>
+#include <charconv>
+#include <optional>
+#include <utility>
+#include <ostream>
+
+#include "cli/version.h"
 
 namespace preemptcheck::cli {
+namespace {
 
-void JsonWriter::separate() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
+// The whole number at the start of `text`, and how many characters it took.
+std::optional<std::pair<int, std::size_t>> leading_number(std::string_view text) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end == text.data() || n < 0) return std::nullopt;
+  return std::pair{n, static_cast<std::size_t>(end - text.data())};
+}
+
+}  // namespace
+
+Json json_document(std::string_view command) {
+  Json doc;
+  doc["schema_version"] = kJsonSchemaVersion;
+  doc["version"] = tool_version();
+  doc["command"] = command;
+  return doc;
+}
+
+Json json_error(std::string_view command, std::string_view text, int exit_code) {
+  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  Json error;
+  // Positioned errors read "FILE:LINE:COL: MESSAGE" (ScenarioError and the replayed steps).
+  for (auto colon = text.find(':'); colon != std::string_view::npos;
+       colon = text.find(':', colon + 1)) {
+    const auto line = leading_number(text.substr(colon + 1));
+    if (!line || text.substr(colon + 1 + line->second, 1) != ":") continue;
+    const std::size_t col_at = colon + 2 + line->second;
+    const auto column = leading_number(text.substr(col_at));
+    if (!column || text.substr(col_at + column->second, 2) != ": ") continue;
+    error["file"] = text.substr(0, colon);
+    error["line"] = line->first;
+    error["column"] = column->first;
+    error["message"] = text.substr(col_at + column->second + 2);
+    break;
   }
-  if (!first_.empty()) {
-    if (!first_.back()) out_ << ',';
-    first_.back() = false;
-  }
+  if (!error.contains("message")) error["message"] = text;
+  Json doc = json_document(command);
+  doc["error"] = std::move(error);
+  doc["exit_code"] = exit_code;
+  return doc;
 }
 
-void JsonWriter::begin_object() {
-  separate();
-  out_ << '{';
-  first_.push_back(true);
-}
-
-void JsonWriter::end_object() {
-  out_ << '}';
-  first_.pop_back();
-}
-
-void JsonWriter::begin_array() {
-  separate();
-  out_ << '[';
-  first_.push_back(true);
-}
-
-void JsonWriter::end_array() {
-  out_ << ']';
-  first_.pop_back();
-}
-
-void JsonWriter::key(std::string_view k) {
-  value(k);
-  out_ << ':';
-  after_key_ = true;
-}
-
-void JsonWriter::value(std::string_view v) {
-  separate();
-  out_ << '"';
-  for (char ch : v) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out_ << "\\\"";
-        break;
-      case '\\':
-        out_ << "\\\\";
-        break;
-      case '\n':
-        out_ << "\\n";
-        break;
-      case '\t':
-        out_ << "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out_ << fmt::format("\\u{:04x}", c);
-        } else {
-          out_ << ch;
-        }
-    }
-  }
-  out_ << '"';
-}
-
-void JsonWriter::value(std::uint64_t v) {
-  separate();
-  out_ << v;
-}
-
-void JsonWriter::value(double v) {
-  separate();
-  out_ << fmt::format("{:.6g}", v);
-}
-
-void JsonWriter::value(bool v) {
-  separate();
-  out_ << (v ? "true" : "false");
-}
+void write_json(const Json& doc, std::ostream& out) { out << doc.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n'; }
 
 }  // namespace preemptcheck::cli

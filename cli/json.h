@@ -1,40 +1,29 @@
-// JsonWriter: a minimal streaming JSON writer for `--json` output.
+// JSON output of the commands, on nlohmann/json: the common head of every document (schema
+// version, tool version, command) and the error document. The layout is described by
+// docs/json-schema/preemptcheck-output.schema.json.
 #pragma once
 
-#include <cstdint>
-#include <ostream>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
-#include <vector>
 
 namespace preemptcheck::cli {
 
-/// Writes one JSON value; the caller balances begin/end calls.
-class JsonWriter {
- public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
+/// Keys keep the order they were written in, so that output is stable and readable.
+using Json = nlohmann::ordered_json;
 
-  void begin_object();
-  void end_object();
-  void begin_array();
-  void end_array();
-  void key(std::string_view k);
-  void value(std::string_view v);
-  void value(const char* v) { value(std::string_view(v)); }
-  void value(std::uint64_t v);
-  void value(double v);
-  void value(bool v);
-  template <class T>
-  void field(std::string_view k, const T& v) {
-    key(k);
-    value(v);
-  }
+/// The version of the output layout; raised when a key changes meaning or goes away.
+inline constexpr int kJsonSchemaVersion = 1;
 
- private:
-  void separate();
+/// {"schema_version", "version", "command"}: the head of every document.
+Json json_document(std::string_view command);
 
-  std::ostream& out_;
-  std::vector<bool> first_;  // per open container: no element written yet
-  bool after_key_ = false;
-};
+/// The document of a failed command: {"schema_version", "version", "command", "error":
+/// {"message", and "file", "line", "column" when `text` starts "FILE:LINE:COL: "}, "exit_code"}.
+Json json_error(std::string_view command, std::string_view text, int exit_code);
+
+/// Writes `doc` on one line, followed by a newline.
+void write_json(const Json& doc, std::ostream& out);
 
 }  // namespace preemptcheck::cli

@@ -7,8 +7,9 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <sstream>
 
-#include "cli/args.h"
+#include "cli/json.h"
 #include "cli/counterexample.h"
 #include "impl/describe.h"
 #include "spec/monitor.h"
@@ -262,31 +263,10 @@ std::vector<std::pair<std::string, std::string>> state_lines(const World& w) {
   return lines;
 }
 
-std::optional<ReplayOptions> parse_replay_args(const std::vector<std::string>& args,
-                                               std::string& error) {
-  ReplayOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--full") {
-      o.full = true;
-    } else if (take_mechanism(args, i, o.mechanisms, error)) {
-      if (!error.empty()) return std::nullopt;
-    } else if (!a.empty() && a[0] != '-' && o.file.empty()) {
-      o.file = a;
-    } else {
-      error = a.starts_with("--") ? fmt::format("unknown option '{}'", a)
-                                  : fmt::format("unexpected argument '{}'", a);
-      return std::nullopt;
-    }
-  }
-  if (o.file.empty()) {
-    error = "expected a counterexample file, as in: preemptcheck replay FILE.yaml";
-    return std::nullopt;
-  }
-  return o;
-}
-
-int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
+int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
+  std::ostringstream text;  // under --json the text is not printed, the document is
+  std::ostream& out = o.json ? text : shown;
+  Json doc = json_document("replay");
   Counterexample cx;
   try {
     cx = load_counterexample_file(o.file);
@@ -295,11 +275,20 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
   Scenario run = cx.scenario;
-  if (auto error = apply_choice(run, o.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(run, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck replay: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "replay", err);
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
+  doc["counterexample"] = o.file;
+  doc["recorded"] = {{"property", cx.property}, {"message", cx.message}};
+  doc["scenario"] = run.name;
+  doc["profile"] = run.profile;
+  doc["mechanisms"] = describe(run.mechanisms);
+  doc["overridden"] = overridden;
+  Json json_steps = Json::array();
 
   fmt::print(out, "counterexample {}\n", o.file);
   fmt::print(out, "recorded       {}: {}\n", cx.property, cx.message);
@@ -337,6 +326,7 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
       const std::string name(spec::property_def(property).name);
       fmt::print(out, "  VIOLATED {}: {}\n", name, message);
       breaks.try_emplace(name, Break{step, message});
+      if (step > 0) json_steps.back()["violated"].push_back({{"property", name}, {"message", message}});
     }
   };
 
@@ -369,7 +359,13 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
     }
     const World before = w;
     const StepReport step = w.apply(s.action);
-    fmt::print(out, "\nstep {}/{}  {}  # {}\n", k, n, s.text, describe_step(before, step, w));
+    const std::string comment = describe_step(before, step, w);
+    fmt::print(out, "\nstep {}/{}  {}  # {}\n", k, n, s.text, comment);
+    json_steps.push_back({{"step", k},
+                          {"action", s.text},
+                          {"comment", comment},
+                          {"fingerprint", format_fingerprint(w.fingerprint())},
+                          {"violated", Json::array()}});
     Lines next = state_lines(w);
     if (o.full) {
       print_lines(next, width, out);
@@ -393,9 +389,16 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
   }
 
   fmt::print(out, "\nverdicts\n");
+  doc["steps"] = std::move(json_steps);
+  Json verdicts = Json::array();
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (d.is_witness) continue;
     const auto it = breaks.find(std::string(d.name));
+    verdicts.push_back({{"name", d.name},
+                        {"kind", "safety"},
+                        {"verdict", it == breaks.end() ? "holds" : "violated"},
+                        {"message", it == breaks.end() ? std::string() : it->second.message}});
+    if (it != breaks.end()) verdicts.back()["step"] = it->second.step;
     if (it == breaks.end()) {
       fmt::print(out, "  {:<22} holds at every step\n", d.name);
     } else {
@@ -403,6 +406,11 @@ int run_replay(const ReplayOptions& o, std::ostream& out, std::ostream& err) {
                  it->second.message);
     }
   }
+  doc["properties"] = std::move(verdicts);
+  const int rc = breaks.empty() ? kExitHolds : kExitViolated;
+  doc["reproduced"] = breaks.contains(cx.property);
+  doc["exit_code"] = rc;
+  if (o.json) write_json(doc, shown);
   const auto recorded = breaks.find(cx.property);
   if (recorded != breaks.end()) {
     fmt::print(out, "result         the recorded violation of {} reproduced {} (exit 1)\n",

@@ -19,6 +19,7 @@ struct ReplayOptions {
   /// Overrides of the file's mechanisms; under any that changes them, fingerprints are not
   /// compared.
   MechanismChoice mechanisms;
+  bool json = false;  ///< one JSON document on standard output instead of the text
 };
 
 /// Parses the words after `replay`. On an error returns nothing and sets `error`.

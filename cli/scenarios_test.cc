@@ -263,13 +263,12 @@ TEST(cliScenarios, ChecksAreDeterministic) {
 
 // --- Limits: an honest partial report, never a pass ------------------------------------------
 
+// Runs `preemptcheck check ARGS` as the command does.
 int run(std::vector<std::string> args, std::string& out) {
-  std::string error;
-  auto options = parse_check_args(args, error);
-  EXPECT_TRUE(options.has_value()) << error;
+  args.insert(args.begin(), "check");
   std::ostringstream o;
   std::ostringstream e;
-  int code = run_check(*options, o, e);
+  int code = run_main(args, o, e);
   out = o.str() + e.str();
   return code;
 }

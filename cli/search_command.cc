@@ -4,13 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <charconv>
 #include <chrono>
 #include <memory>
 #include <ostream>
 #include <sstream>
 
-#include "cli/args.h"
+#include "cli/json.h"
 #include "cli/scenario_yaml.h"
 #include "impl/describe.h"
 #include "properties/rapidcheck_run.h"
@@ -20,12 +19,6 @@ namespace preemptcheck::cli {
 namespace {
 
 using Checked = std::bitset<spec::kPropertyCount>;
-
-template <class T>
-bool parse_number(const std::string& text, T& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
 
 std::string plural(std::uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
@@ -85,7 +78,7 @@ void print_steps(const Scenario& s, const std::vector<Action>& steps, std::ostre
 
 // Writes the counterexample when asked; returns false (after saying why) when it cannot.
 bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream& out,
-           std::ostream& err) {
+           std::ostream& err, Json& doc) {
   if (o.out_dir.empty()) {
     fmt::print(out, "write it   add --out DIR to write it as a counterexample file\n");
     return true;
@@ -96,13 +89,33 @@ bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream
     fmt::print(err, "preemptcheck search: {}\n", error);
     return false;
   }
+  doc["counterexample"] = *path;
   fmt::print(out, "counterexample {}\n", *path);
   fmt::print(out, "replay     preemptcheck replay {}\n", *path);
   return true;
 }
 
+// A found and shrunk violation for --json: the property, its message, the others broken at
+// the same step, the sizes before and after shrinking, the schedule and where it was written.
+Json violation_json(const Counterexample& cx, const std::string& found_cluster,
+                    std::size_t found_steps, const std::string& shrunk_cluster,
+                    std::size_t shrunk_steps) {
+  Json also = Json::array();
+  for (const auto& m : cx.also) also.push_back({{"property", m.name}, {"message", m.message}});
+  Json steps = Json::array();
+  for (const CounterexampleStep& s : cx.steps) {
+    steps.push_back({{"action", s.text}, {"comment", s.comment}});
+  }
+  return {{"property", cx.property},
+          {"message", cx.message},
+          {"also", std::move(also)},
+          {"found", {{"cluster", found_cluster}, {"steps", found_steps}}},
+          {"shrunk", {{"cluster", shrunk_cluster}, {"steps", shrunk_steps}}},
+          {"steps", std::move(steps)}};
+}
+
 int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uint64_t seed,
-                   std::ostream& out, std::ostream& err) {
+                   std::ostream& out, std::ostream& err, Json& doc) {
   std::string error;
   SearchOptions s = *to_search_options(o, seed, error);  // the choice was checked already
   Progress progress(err);
@@ -150,7 +163,11 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
                    plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
                    r.states, r.transitions, cut, r.seconds);
       }
-      fmt::print(out, "(exit 0)\n");
+      fmt::print(out, "reproduce  {}\n(exit 0)\n", command);
+      doc["outcome"] = "holds";
+      doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
+                      {"states", r.states},     {"transitions", r.transitions},
+                      {"seconds", r.seconds}};
       return kExitHolds;
     case SearchResult::Outcome::kGaveUp:
       fmt::print(out,
@@ -162,6 +179,10 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
                                                          : " (no violation in them)",
                  r.cut, plural(o.max_states, "state"), r.seconds);
       fmt::print(out, "reproduce  {}\n(exit 3)\n", command);
+      doc["outcome"] = "limit-reached";
+      doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
+                      {"states", r.states},     {"transitions", r.transitions},
+                      {"seconds", r.seconds}};
       return kExitLimit;
     case SearchResult::Outcome::kError:
       fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
@@ -188,15 +209,20 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
   print_scenario(shrunk.scenario, out);
   fmt::print(out, "schedule   (breadth-first, shortest for this cluster)\n");
   print_steps(shrunk.scenario, v.path, out);
-  if (!write(search_counterexample(found, shrunk, o.checked, seed, command), o, out, err)) {
-    return kExitBadInput;
-  }
+  const Counterexample cx = search_counterexample(found, shrunk, o.checked, seed, command);
+  if (!write(cx, o, out, err, doc)) return kExitBadInput;
+  doc["outcome"] = "violated";
+  doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
+                  {"states", r.states},     {"transitions", r.transitions},
+                  {"seconds", r.seconds}};
+  doc["violation"] = violation_json(cx, cluster_size(found.scenario), found.steps(),
+                                    cluster_size(shrunk.scenario), shrunk.steps());
   fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
   return kExitViolated;
 }
 
 int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std::uint64_t seed,
-                        std::ostream& out, std::ostream& err) {
+                        std::ostream& out, std::ostream& err, Json& doc) {
   std::string error;
   StatefulOptions s = *to_stateful_options(o, seed, error);  // the choice was checked already
   Progress progress(err);
@@ -221,9 +247,11 @@ int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std
   const std::string command = search_command_line(o, seed);
   switch (r.outcome) {
     case StatefulResult::Outcome::kHolds:
-      fmt::print(out, "result     no violation in {}, {}; {:.2f} s\n(exit 0)\n",
+      fmt::print(out, "result     no violation in {}, {}; {:.2f} s\nreproduce  {}\n(exit 0)\n",
                  plural(static_cast<std::uint64_t>(r.runs), "random run"),
-                 plural(r.steps, "step"), r.seconds);
+                 plural(r.steps, "step"), r.seconds, command);
+      doc["outcome"] = "holds";
+      doc["stats"] = {{"runs", r.runs}, {"steps", r.steps}, {"seconds", r.seconds}};
       return kExitHolds;
     case StatefulResult::Outcome::kGaveUp:
     case StatefulResult::Outcome::kError:
@@ -262,9 +290,12 @@ int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std
   print_scenario(reduced.scenario, out);
   fmt::print(out, "schedule   (random, shrunk)\n");
   print_steps(reduced.scenario, reduced.steps, out);
-  if (!write(stateful_counterexample(found, reduced, o.checked, seed, command), o, out, err)) {
-    return kExitBadInput;
-  }
+  const Counterexample cx = stateful_counterexample(found, reduced, o.checked, seed, command);
+  if (!write(cx, o, out, err, doc)) return kExitBadInput;
+  doc["outcome"] = "violated";
+  doc["stats"] = {{"runs", r.runs}, {"steps", r.steps}, {"seconds", r.seconds}};
+  doc["violation"] = violation_json(cx, cluster_size(found.scenario), found.steps.size(),
+                                    cluster_size(reduced.scenario), reduced.steps.size());
   fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
   return kExitViolated;
 }
@@ -277,84 +308,6 @@ Scenario named(Scenario s, bool stateful, std::uint64_t seed, const std::string&
 }
 
 }  // namespace
-
-std::optional<SearchCommandOptions> parse_search_args(const std::vector<std::string>& args,
-                                                      std::string& error) {
-  SearchCommandOptions o;
-  bool properties_named = false;
-  auto positive = [&](const std::string& flag, const std::string& value, auto& into,
-                      std::int64_t max) {
-    std::int64_t n = 0;
-    if (!parse_number(value, n) || n < 1 || n > max) {
-      error = fmt::format("{} expects a whole number from 1 to {}, got '{}'", flag, max, value);
-      return false;
-    }
-    into = static_cast<std::remove_reference_t<decltype(into)>>(n);
-    return true;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string value;
-    if (a == "--stateful") {
-      o.stateful = true;
-    } else if (a == "--differential") {
-      o.differential = true;
-    } else if (take_value(args, i, "--out", value)) {
-      o.out_dir = value;
-    } else if (take_value(args, i, "--seed", value)) {
-      std::uint64_t seed = 0;
-      if (!parse_number(value, seed)) {
-        error = fmt::format("--seed expects a whole number, got '{}'", value);
-        return std::nullopt;
-      }
-      o.seed = seed;
-    } else if (take_value(args, i, "--runs", value)) {
-      if (!positive("--runs", value, o.runs, 100'000'000)) return std::nullopt;
-    } else if (take_value(args, i, "--max-nodes", value)) {
-      if (!positive("--max-nodes", value, o.max_nodes, kMaxNodes)) return std::nullopt;
-    } else if (take_value(args, i, "--max-pods", value)) {
-      if (!positive("--max-pods", value, o.max_pods, kMaxPods)) return std::nullopt;
-    } else if (take_value(args, i, "--max-faults", value)) {
-      std::int64_t n = 0;
-      if (!parse_number(value, n) || n < 0 || n > 3) {
-        error = fmt::format("--max-faults expects 0, 1, 2 or 3, got '{}'", value);
-        return std::nullopt;
-      }
-      o.max_faults = static_cast<int>(n);
-    } else if (take_value(args, i, "--max-steps", value)) {
-      if (!positive("--max-steps", value, o.max_steps, 100'000)) return std::nullopt;
-    } else if (take_value(args, i, "--max-states", value)) {
-      std::uint64_t n = 0;
-      if (!parse_number(value, n) || n == 0) {
-        error = fmt::format("--max-states expects a positive whole number, got '{}'", value);
-        return std::nullopt;
-      }
-      o.max_states = n;
-    } else if (take_value(args, i, "--property", value)) {
-      auto p = spec::find_property(value);
-      if (!p || spec::property_def(*p).is_witness) {
-        error = fmt::format("unknown property '{}'", value);
-        return std::nullopt;
-      }
-      if (!properties_named) o.checked.reset();
-      properties_named = true;
-      o.checked.set(static_cast<size_t>(*p));
-    } else if (take_mechanism(args, i, o.mechanisms, error)) {
-      if (!error.empty()) return std::nullopt;
-    } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      error = fmt::format("unknown option '{}'", a);
-      return std::nullopt;
-    } else {
-      error = fmt::format("unexpected argument '{}'", a);
-      return std::nullopt;
-    }
-  }
-  if (o.stateful && o.differential) {
-    error = "--differential compares exhaustive searches; it does not apply to --stateful";
-    return std::nullopt;
-  }
-  return o;
-}
 
 std::string search_command_line(const SearchCommandOptions& o, std::uint64_t seed) {
   std::string out = fmt::format("preemptcheck search --seed {} --runs {}", seed, o.runs);
@@ -464,13 +417,29 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
 
 int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
   Scenario base;  // only its profile and mechanisms are used
-  if (auto error = apply_choice(base, o.mechanisms)) {
+  std::vector<std::string> notes;
+  if (auto error = apply_choice(base, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck search: {}\n", *error);
     return kExitBadInput;
   }
+  print_notes(notes, "search", err);
   const std::uint64_t seed = o.seed.value_or(random_seed());
-  return o.stateful ? run_stateful_search(o, base, seed, out, err)
-                    : run_exhaustive(o, base, seed, out, err);
+  Json doc = json_document("search");
+  doc["mode"] = o.stateful ? "stateful" : "exhaustive";
+  doc["seed"] = seed;
+  doc["reproduce"] = search_command_line(o, seed);
+  doc["profile"] = base.profile;
+  doc["mechanisms"] = describe(base.mechanisms);
+  doc["properties"] = checked_names(o.checked);
+  std::ostringstream text;  // under --json the text is not printed
+  std::ostream& shown = o.json ? text : out;
+  const int rc = o.stateful ? run_stateful_search(o, base, seed, shown, err, doc)
+                            : run_exhaustive(o, base, seed, shown, err, doc);
+  if (o.json && rc != kExitBadInput) {
+    doc["exit_code"] = rc;
+    write_json(doc, out);
+  }
+  return rc;
 }
 
 }  // namespace preemptcheck::cli

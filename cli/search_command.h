@@ -31,6 +31,7 @@ struct SearchCommandOptions {
   bool differential = false;
   bool stateful = false;  ///< random walks on large clusters instead of exhaustive checks
   int max_steps = 150;    ///< --stateful: commands per run
+  bool json = false;      ///< one JSON document on standard output instead of the text
 };
 
 /// Parses the words after `search`. On an error returns nothing and sets `error`.

@@ -24,18 +24,13 @@ struct Output {
   std::string err;
 };
 
-Output run(const std::vector<std::string>& args) {
-  std::string error;
-  auto options = parse_search_args(args, error);
-  EXPECT_TRUE(options.has_value()) << error;
+// Runs `preemptcheck search ARGS` as the command does.
+Output run(std::vector<std::string> args) {
+  args.insert(args.begin(), "search");
   Output o;
-  if (!options) {
-    o.code = kExitBadInput;
-    return o;
-  }
   std::ostringstream out;
   std::ostringstream err;
-  o.code = run_search_command(*options, out, err);
+  o.code = run_main(args, out, err);
   o.out = out.str();
   o.err = err.str();
   return o;
@@ -106,8 +101,10 @@ TEST(cliSearch, UnknownProfileExitsTwo) {
 }
 
 TEST(cliSearch, UsageNamesTheCommand) {
-  EXPECT_TRUE(contains(usage_text(), "preemptcheck search"));
+  EXPECT_TRUE(contains(usage_text(), "search"));
   EXPECT_TRUE(contains(usage_text(), "--max-pods"));
+  EXPECT_TRUE(contains(command_help("search"), "--max-pods"));
+  EXPECT_FALSE(contains(command_help("check"), "--max-pods"));
 }
 
 TEST(cliSearch, UsageListsEveryMechanismAndProfile) {

@@ -89,6 +89,10 @@ struct StepReport {
   WatchEvent event;            ///< the event an `observe` delivered
 };
 
+/// The version of World::fingerprint()'s digest: raised whenever the same state would digest
+/// differently, so that a counterexample file's fingerprints are read against the right one.
+inline constexpr int kFingerprintScheme = 1;
+
 /// The cluster and the scheduler.
 class World {
  public:
@@ -109,7 +113,7 @@ class World {
   /// What a scheduling cycle for pending pod `p` would decide now; changes nothing.
   CycleDecision decide(PodId p) const;
 
-  /// A stable digest of the whole state.
+  /// A stable digest of the whole state, under scheme kFingerprintScheme.
   std::uint64_t fingerprint() const;
 
   // --- Ground truth: the API server -----------------------------------------------------

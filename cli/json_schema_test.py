@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# Runs every command with --json, on holding, violated, limited and failing inputs, and
+# validates each document against docs/json-schema/preemptcheck-output.schema.json; the
+# exit code must equal the document's exit_code. Exits 77 (skipped) without python3-jsonschema.
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIPPED: the Python module jsonschema is not installed "
+          "(Debian: apt-get install python3-jsonschema)")
+    sys.exit(77)
+
+binary, source = sys.argv[1], sys.argv[2]
+with open(os.path.join(source, "docs/json-schema/preemptcheck-output.schema.json")) as f:
+    schema = json.load(f)
+validator = jsonschema.Draft202012Validator(schema)
+jsonschema.Draft202012Validator.check_schema(schema)
+
+failures = []
+
+
+def run(args, expect_rc):
+    p = subprocess.run([binary] + args, cwd=source, capture_output=True, text=True)
+    label = "preemptcheck " + " ".join(args)
+    if p.returncode != expect_rc:
+        failures.append(f"{label}: exit {p.returncode}, expected {expect_rc}\n{p.stderr}")
+        return None
+    lines = p.stdout.splitlines()
+    if len(lines) != 1:
+        failures.append(f"{label}: expected one JSON line, got {len(lines)}:\n{p.stdout}")
+        return None
+    doc = json.loads(lines[0])
+    for e in validator.iter_errors(doc):
+        failures.append(f"{label}: {e.json_path}: {e.message}")
+    if doc.get("exit_code") != expect_rc:
+        failures.append(f"{label}: exit_code {doc.get('exit_code')}, exit {expect_rc}")
+    print(f"ok {label} -> exit {p.returncode}")
+    return doc
+
+
+counterexample = "counterexamples/no-overcommit--assume-window--assume-off.yaml"
+with tempfile.TemporaryDirectory() as scratch:
+    bad = os.path.join(scratch, "bad.yaml")
+    with open(bad, "w") as f:
+        f.write("name: bad\ndescription: x\nnodes:\n  - {name: a, cpu: 4}\n"
+                "pods:\n  - {name: v, cpu: 1, node: z}\n")
+    run(["check", "--json"], 0)
+    doc = run(["check", "--json", "--inflight=off", "--out", scratch], 1)
+    if doc and not any(p["verdict"] == "violated" for p in doc["properties"]):
+        failures.append("check --inflight=off: no property is violated in the document")
+    run(["check", "--json", "--max-states", "10"], 3)
+    run(["check", bad, "--json"], 2)
+    err = run(["check", "--json", "--max-states", "0x10"], 2)
+    run(["replay", counterexample, "--json"], 1)
+    run(["replay", counterexample, "--json", "--profile", "reference"], 0)
+    run(["replay", os.path.join(scratch, "missing.yaml"), "--json"], 2)
+    run(["search", "--json", "--seed", "3", "--runs", "5"], 0)
+    run(["search", "--json", "--seed", "9", "--runs", "100", "--nomination=async",
+         "--out", scratch], 1)
+    run(["search", "--json", "--stateful", "--seed", "1", "--runs", "2", "--max-steps", "20"], 0)
+    run(["search", "--json", "--differential", "--seed", "1"], 2)
+    doc = run(["check", bad, "--json"], 2)
+    if doc and (doc["error"].get("file") != bad or not doc["error"].get("line")):
+        failures.append(f"check {bad}: the error names no file and line: {doc['error']}")
+
+for f in failures:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)
