@@ -116,7 +116,8 @@ std::string World::why_not_enabled(const Action& a) const {
         jobs += fmt::format("{}{}", jobs.empty() ? "" : "; ", job_text(*this, i));
       }
     }
-    return jobs.empty() ? fmt::format("{} has no executor job", p) : fmt::format("its job: {}", jobs);
+    return jobs.empty() ? fmt::format("{} has no executor job", p)
+                        : fmt::format("its job: {}", jobs);
   };
   switch (a.kind) {
     case ActionKind::kSchedule: {

@@ -95,7 +95,9 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
   }
   PodSet claims = 0;
   for (PodId q = 0; q < c.pod_count(); ++q) {
-    if (q != p && ledger.standing_nomination(q) == n && c.priority(q) >= c.priority(p)) claims |= pod_bit(q);
+    if (q != p && ledger.standing_nomination(q) == n && c.priority(q) >= c.priority(p)) {
+      claims |= pod_bit(q);
+    }
   }
   if (fresh == 0) return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
@@ -195,14 +197,20 @@ void check_step(const World& before, const StepReport& step, const World& after,
   if (step.cycle) {
     const CycleDecision& d = step.decision;
     if (ledger.chosen_by(step.pod) != 0) out.reached.push_back(Property::kPreemptorRetried);
-    if (ledger.busy_nodes_evaluated(before, step) != 0) out.reached.push_back(Property::kBusyNodeEvaluated);
+    if (ledger.busy_nodes_evaluated(before, step) != 0) {
+      out.reached.push_back(Property::kBusyNodeEvaluated);
+    }
     if (d.kind == Kind::kPreempt) {
       check_double_victim(before, ledger, step, out);
       check_over_preemption(before, ledger, step, out);
     }
-    if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) check_double_claim(before, ledger, step, out);
+    if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) {
+      check_double_claim(before, ledger, step, out);
+    }
     if (d.kind == Kind::kBind) {
-      if (ledger.standing_nomination(step.pod) == d.node) out.reached.push_back(Property::kNomineeBinds);
+      if (ledger.standing_nomination(step.pod) == d.node) {
+        out.reached.push_back(Property::kNomineeBinds);
+      }
       for (PodId q = 0; q < c.pod_count(); ++q) {
         if (q != step.pod && before.binding(q) == d.node) {
           out.reached.push_back(Property::kBindingBesideBinding);
