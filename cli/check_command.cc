@@ -10,7 +10,7 @@
 #include "cli/counterexample.h"
 #include "cli/json.h"
 #include "cli/scenario_yaml.h"
-#include "impl/describe.h"
+#include "impl/show.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck::cli {

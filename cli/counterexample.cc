@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "impl/cluster.h"
-#include "impl/describe.h"
+#include "impl/show.h"
 #include "impl/world.h"
 
 namespace preemptcheck::cli {

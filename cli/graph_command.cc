@@ -15,34 +15,13 @@
 
 #include "checker/graph.h"
 #include "cli/scenario_yaml.h"
+#include "impl/show.h"
 #include "properties/world_model.h"
 
 extern char** environ;
 
 namespace preemptcheck::cli {
 namespace {
-
-std::string_view phase_word(JobPhase phase) {
-  switch (phase) {
-    case JobPhase::kClear:
-      return "clear";
-    case JobPhase::kEvicting:
-      return "evict";
-    case JobPhase::kLast:
-      return "last";
-    case JobPhase::kFinish:
-      return "finish";
-  }
-  return "?";
-}
-
-std::string names(const Cluster& c, PodSet pods) {
-  std::string out;
-  for (PodId p = 0; p < c.pod_count(); ++p) {
-    if (has_pod(pods, p)) out += fmt::format("{}{}", out.empty() ? "" : " ", c.pod_name(p));
-  }
-  return out.empty() ? "-" : out;
-}
 
 // Runs `dot -Tsvg -o svg dot_file`; returns an error message on failure.
 std::optional<std::string> render_svg(const std::string& dot, const std::string& dot_file,
@@ -81,33 +60,6 @@ std::optional<std::string> find_dot() {
   }
 }
 
-std::string state_label(const World& w) {
-  const Cluster& c = w.cluster();
-  std::string queue;
-  for (PodId p : w.active_queue()) queue += fmt::format("{}{}", queue.empty() ? "" : " ", c.pod_name(p));
-  std::string out = fmt::format("Q[{}] U[{}] G[{}]", queue.empty() ? "-" : queue,
-                                names(c, w.unschedulable_pool()), names(c, w.gated()));
-  for (NodeId n = 0; n < c.node_count(); ++n) {
-    std::string pods;
-    for (PodId p = 0; p < c.pod_count(); ++p) {
-      const PodObj& o = w.api(p);
-      std::string word;
-      if (o.exists && o.node == n) {
-        word = c.pod_name(p) + (o.terminating ? "~" : "");
-      } else if (w.binding(p) == n) {
-        word = "+" + c.pod_name(p);
-      }
-      if (!word.empty()) pods += fmt::format("{}{}", pods.empty() ? "" : " ", word);
-    }
-    out += fmt::format("\n{}: {}", c.node_name(n), pods.empty() ? "-" : pods);
-  }
-  std::string jobs;
-  for (const Job& j : w.jobs()) {
-    jobs += fmt::format("{}{}:{}", jobs.empty() ? "" : " ", c.pod_name(j.preemptor),
-                        phase_word(j.phase));
-  }
-  out += fmt::format("\njobs[{}] events {}", jobs.empty() ? "-" : jobs, w.events().size());
-  return out;
 }
 
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
@@ -137,7 +89,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   auto cluster = std::make_shared<const Cluster>(scenario);
   const WorldModel model(cluster);
   const checker::GraphBuild build = checker::build_graph(
-      model, static_cast<std::size_t>(o.max_states), state_label,
+      model, static_cast<std::size_t>(o.max_states),
+      [](const WorldState& s) { return state_label(s.world); },
       [&](const Action& a) { return format_action(a, *cluster); });
   if (build.status == checker::GraphStatus::kTooManyStates) {
     fmt::print(err,

@@ -34,11 +34,6 @@ std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& arg
 /// 2 for bad input or a failed render, 3 when the space has more states than allowed.
 int run_graph(const GraphOptions& options, std::ostream& out, std::ostream& err);
 
-/// A state as a short label of three lines: the queues (activeQ, unschedulable pool,
-/// gated), the pods on each node (terminating ones marked `~`, bindings in flight `+`),
-/// and the executor jobs and the count of pending watch events.
-std::string state_label(const World& w);
-
 /// The path of Graphviz's `dot` found on PATH, or nothing.
 std::optional<std::string> find_dot();
 

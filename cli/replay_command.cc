@@ -11,130 +11,14 @@
 
 #include "cli/json.h"
 #include "cli/counterexample.h"
-#include "impl/describe.h"
+#include "impl/show.h"
+#include "spec/ledger.h"
 #include "spec/monitor.h"
 
 namespace preemptcheck::cli {
 namespace {
 
-using Lines = std::vector<std::pair<std::string, std::string>>;
-
-std::string or_none(std::string s, std::string_view none = "none") {
-  return s.empty() ? std::string(none) : s;
-}
-
-std::string node_name(const Cluster& c, NodeId n) {
-  return n == kNoNode ? std::string("none") : c.node_name(n);
-}
-
-std::string object_text(const Cluster& c, const PodObj& o) {
-  if (!o.exists) return "absent";
-  std::string s = o.node != kNoNode ? fmt::format("on {}", c.node_name(o.node)) : "pending";
-  if (o.nominated != kNoNode) s += fmt::format(", nominated to {}", c.node_name(o.nominated));
-  if (o.terminating) s += ", terminating";
-  if (o.disruption_target) s += ", DisruptionTarget";
-  return s;
-}
-
-std::string event_text(const Cluster& c, const WatchEvent& e) {
-  switch (e.type) {
-    case EventType::kAdded:
-      return fmt::format("{} added ({})", c.pod_name(e.pod), object_text(c, e.obj));
-    case EventType::kDeleted:
-      return fmt::format("{} deleted", c.pod_name(e.pod));
-    case EventType::kModified:
-      break;
-  }
-  return fmt::format("{} modified ({})", c.pod_name(e.pod), object_text(c, e.obj));
-}
-
-std::string_view phase_text(JobPhase phase) {
-  switch (phase) {
-    case JobPhase::kClear:
-      return "clearing lower-priority nominations";
-    case JobPhase::kEvicting:
-      return "evicting";
-    case JobPhase::kLast:
-      return "evicting the last victim";
-    case JobPhase::kFinish:
-      return "finishing";
-  }
-  return "?";
-}
-
-std::string job_text(const World& w, std::size_t i) {
-  const Cluster& c = w.cluster();
-  const Job& j = w.jobs()[i];
-  std::string s = fmt::format("{} on {}: {}", c.pod_name(j.preemptor), node_name(c, j.node),
-                              phase_text(j.phase));
-  if (j.pending != 0) s += fmt::format(", to evict {}", pod_names(c, j.pending));
-  if (j.last != kNoPod) s += fmt::format(", last {}", c.pod_name(j.last));
-  if (j.failed) s += ", failed";
-  if (!w.is_running(i)) s += " (waiting for a worker)";
-  return s;
-}
-
-// "p-high: v1, v2; p-mid: v3" over the pods whose set is not empty.
-template <class Of>
-std::string per_pod(const Cluster& c, Of of) {
-  std::string out;
-  for (PodId p = 0; p < c.pod_count(); ++p) {
-    const std::string value = of(p);
-    if (value.empty()) continue;
-    out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", c.pod_name(p), value);
-  }
-  return or_none(out);
-}
-
-// Why action `a` is not enabled in `w`, as far as a quick look can tell.
-std::string why_not_enabled(const World& w, const Action& a) {
-  const Cluster& c = w.cluster();
-  const std::string p = a.pod == kNoPod ? std::string() : c.pod_name(a.pod);
-  auto job_state = [&]() -> std::string {
-    std::string jobs;
-    for (std::size_t i = 0; i < w.jobs().size(); ++i) {
-      if (w.jobs()[i].preemptor == a.pod) {
-        jobs += fmt::format("{}{}", jobs.empty() ? "" : "; ", job_text(w, i));
-      }
-    }
-    return jobs.empty() ? fmt::format("{} has no executor job", p) : fmt::format("its job: {}", jobs);
-  };
-  switch (a.kind) {
-    case ActionKind::kSchedule: {
-      const auto& q = w.active_queue();
-      std::string s = q.empty() ? std::string("activeQ is empty")
-                                : fmt::format("the head of activeQ is {}", c.pod_name(q.front()));
-      if (has_pod(w.gated(), a.pod)) {
-        s += fmt::format("; {} is held at the PreEnqueue gate (its preemption is running)", p);
-      } else if (has_pod(w.unschedulable_pool(), a.pod)) {
-        s += fmt::format("; {} waits in the unschedulable pool", p);
-      }
-      return s;
-    }
-    case ActionKind::kBind:
-      return fmt::format("no binding of {} is in flight", p);
-    case ActionKind::kBindFails:
-      if (w.binding(a.pod) == kNoNode) return fmt::format("no binding of {} is in flight", p);
-      return "no binding failure is left in the fault budget";
-    case ActionKind::kEvictFails:
-      if (w.eviction_failures_left() == 0) return "no eviction failure is left in the fault budget";
-      return job_state();
-    case ActionKind::kClearNominations:
-    case ActionKind::kEvict:
-    case ActionKind::kFinish:
-      return job_state();
-    case ActionKind::kObserve:
-      return "no watch event is pending";
-    case ActionKind::kTerminate:
-      return fmt::format("{} is not terminating", p);
-    case ActionKind::kFlush:
-      if (w.unschedulable_pool() == 0) return "the unschedulable pool is empty";
-      return "watch events are still pending (the flush waits for the informer)";
-    case ActionKind::kCreate:
-      return fmt::format("{} was created already, or does not arrive later", p);
-  }
-  return {};
-}
+using Lines = StateLines;
 
 std::string enabled_here(const World& w) {
   std::vector<Action> actions;
@@ -212,57 +96,6 @@ struct Break {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> state_lines(const World& w) {
-  const Cluster& c = w.cluster();
-  Lines lines;
-  for (PodId p = 0; p < c.pod_count(); ++p) {
-    const std::string& name = c.pod_name(p);
-    lines.emplace_back(name + " api", object_text(c, w.api(p)));
-    lines.emplace_back(name + " informer", object_text(c, w.lister(p)));
-    lines.emplace_back(name + " nominator", node_name(c, w.nominated(p)));
-    std::string binding;
-    if (w.binding(p) != kNoNode) binding = fmt::format("bind call in flight to {}", c.node_name(w.binding(p)));
-    if (w.assumed(p) != kNoNode) {
-      binding += fmt::format("{}assumed on {}", binding.empty() ? "" : ", ", c.node_name(w.assumed(p)));
-    }
-    lines.emplace_back(name + " binding", or_none(binding));
-  }
-  std::string queue;
-  for (PodId p : w.active_queue()) queue += fmt::format("{}{}", queue.empty() ? "" : ", ", c.pod_name(p));
-  lines.emplace_back("activeQ", or_none(queue, "empty"));
-  lines.emplace_back("unschedulable pool", or_none(pod_names(c, w.unschedulable_pool()), "empty"));
-  lines.emplace_back("gated (PreEnqueue)", or_none(pod_names(c, w.gated())));
-  lines.emplace_back("in-flight set", or_none(pod_names(c, w.preempting()), "empty"));
-  lines.emplace_back("in-flight victims",
-                     per_pod(c, [&](PodId p) { return pod_names(c, w.inflight_victims_of(p)); }));
-  lines.emplace_back("last victims", per_pod(c, [&](PodId p) {
-                       const PodId v = w.last_victim(p);
-                       return v == kNoPod ? std::string() : c.pod_name(v);
-                     }));
-  std::string events;
-  for (const WatchEvent& e : w.events()) {
-    events += fmt::format("{}{}", events.empty() ? "" : "; ", event_text(c, e));
-  }
-  lines.emplace_back("pending events", or_none(events));
-  std::string jobs;
-  for (std::size_t i = 0; i < w.jobs().size(); ++i) {
-    jobs += fmt::format("{}{}", jobs.empty() ? "" : "; ", job_text(w, i));
-  }
-  lines.emplace_back("jobs", or_none(jobs));
-  lines.emplace_back("chosen victims",
-                     per_pod(c, [&](PodId p) { return pod_names(c, w.chosen_by(p)); }));
-  lines.emplace_back("standing nominations", per_pod(c, [&](PodId p) {
-                       return w.claim(p) == kNoNode ? std::string() : c.node_name(w.claim(p));
-                     }));
-  const Faults& f = c.scenario().faults;
-  if (f.eviction_failures > 0 || f.binding_failures > 0) {
-    lines.emplace_back("failures left", fmt::format("eviction {}, binding {}",
-                                                    w.eviction_failures_left(),
-                                                    w.binding_failures_left()));
-  }
-  return lines;
-}
-
 int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   std::ostringstream text;  // under --json the text is not printed, the document is
   std::ostream& out = o.json ? text : shown;
@@ -316,12 +149,13 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   }
 
   World w(std::make_shared<const Cluster>(run));
-  Lines lines = state_lines(w);
+  spec::Ledger ledger(w.cluster());
+  Lines lines = state_lines(w, ledger.lines(w.cluster()));
   std::size_t width = 0;
   for (const auto& line : lines) width = std::max(width, line.first.size());
 
   std::map<std::string, Break> breaks;  // each property's first break
-  auto report = [&](const spec::Verdict& v, std::size_t step) {
+  auto report = [&](const spec::Findings& v, std::size_t step) {
     for (const auto& [property, message] : v.violated) {
       const std::string name(spec::property_def(property).name);
       fmt::print(out, "  VIOLATED {}: {}\n", name, message);
@@ -332,7 +166,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
 
   fmt::print(out, "\ninitial state\n");
   print_lines(lines, width, out);
-  spec::Verdict initial;
+  spec::Findings initial;
   spec::check_state(w, initial);
   report(initial, 0);
 
@@ -352,13 +186,15 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
       fmt::print(err,
                  "preemptcheck replay: {}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
                  "here: {}{}\n",
-                 where, k, s.text, why_not_enabled(w, s.action), blocker, enabled_here(w), stale);
+                 where, k, s.text, w.why_not_enabled(s.action), blocker, enabled_here(w), stale);
       fmt::print(out, "result         step {} is not enabled{} (exit 2)\n", k,
                  overridden ? " under these mechanisms: the schedule is impossible" : "");
       return kExitBadInput;
     }
     const World before = w;
     const StepReport step = w.apply(s.action);
+    spec::Findings v;
+    spec::check_step(before, step, w, ledger, v);
     const std::string comment = describe_step(before, step, w);
     fmt::print(out, "\nstep {}/{}  {}  # {}\n", k, n, s.text, comment);
     json_steps.push_back({{"step", k},
@@ -366,7 +202,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
                           {"comment", comment},
                           {"fingerprint", format_fingerprint(w.fingerprint())},
                           {"violated", Json::array()}});
-    Lines next = state_lines(w);
+    Lines next = state_lines(w, ledger.lines(w.cluster()));
     if (o.full) {
       print_lines(next, width, out);
     } else {
@@ -383,8 +219,6 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
       fmt::print(out, "result         diverged at step {} (exit 2)\n", k);
       return kExitBadInput;
     }
-    spec::Verdict v;
-    spec::check_step(before, step, w, v);
     report(v, k);
   }
 

@@ -31,9 +31,4 @@ std::optional<ReplayOptions> parse_replay_args(const std::vector<std::string>& a
 /// is not enabled or a divergence.
 int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& err);
 
-/// The whole state of a World as labelled lines, in a fixed order, one per component (each
-/// pod's API object, informer copy, nomination and binding; the queue, the gate, the
-/// in-flight set, pending events, jobs, and the monitors' bookkeeping).
-std::vector<std::pair<std::string, std::string>> state_lines(const World& w);
-
 }  // namespace preemptcheck::cli

@@ -11,7 +11,7 @@
 
 #include "cli/json.h"
 #include "cli/scenario_yaml.h"
-#include "impl/describe.h"
+#include "impl/show.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/world_model.h"
 

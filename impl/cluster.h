@@ -60,11 +60,6 @@ struct Resources {
     memory += o.memory;
     return *this;
   }
-  Resources& operator-=(const Resources& o) {
-    cpu -= o.cpu;
-    memory -= o.memory;
-    return *this;
-  }
   /// Whether this request fits within capacity `c`.
   bool fits_in(const Resources& c) const { return cpu <= c.cpu && memory <= c.memory; }
 };

@@ -2,11 +2,14 @@
 // asynchronous thing is an explicit pending item — a watch event, a binding in flight, an
 // executor job — and an Action advances exactly one of them, so the explorer can branch by
 // copying. Components keep kube-scheduler's names: API server, informer (lister), cache,
-// scheduling queue with the PreEnqueue gate, nominator, evaluator, executor, kubelet.
+// scheduling queue with the PreEnqueue gate, nominator, evaluator, executor, kubelet. The
+// class is one, its members are split over one file per component (step.cc lists them).
+// impl/'s types are the project's vocabulary and live in namespace preemptcheck itself.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "impl/action.h"
@@ -70,10 +73,10 @@ struct CycleDecision {
   NodeId node = kNoNode;
   PodSet victims = 0;     ///< every victim of the chosen candidate
   PodSet to_evict = 0;    ///< victims without a deletionTimestamp in the informer
-  PodSet evaluated_busy = 0;  ///< nodes (as bits) evaluated while holding another's pending victims
 };
 
-/// What a step did, for property monitors and for the one-line comments of a trace.
+/// What a step did, for property monitors and for the one-line comments of a trace. It is
+/// the only channel from the scheduler to what the monitors remember (spec/ledger.h).
 struct StepReport {
   Action action;
   /// Set when a cycle ran: the pod, and its decision.
@@ -86,6 +89,8 @@ struct StepReport {
   PodSet consumed = 0;         ///< gated pods that saw this step's event and stayed gated
   bool no_op = false;          ///< an API call that changed nothing (NotFound, already set)
   bool binding_lost = false;   ///< a bind whose pod had been deleted meanwhile
+  PodSet deleted = 0;          ///< pods this step deleted from the API server
+  PodSet abandoned = 0;        ///< victims a failed eviction gave up (not evicted, not retried)
   WatchEvent event;            ///< the event an `observe` delivered
 };
 
@@ -107,6 +112,9 @@ class World {
   /// Appends every enabled action, in the deterministic exploration order.
   void enabled_actions(std::vector<Action>& out) const;
   bool is_enabled(const Action& a) const;
+  /// Why `a` is not enabled here, in words (e.g. "no watch event is pending"); for an
+  /// enabled action the words describe the state and are not meaningful.
+  std::string why_not_enabled(const Action& a) const;
   /// Takes one step. Precondition: is_enabled(a).
   StepReport apply(const Action& a);
 
@@ -143,12 +151,7 @@ class World {
   /// Whether job index i holds a worker.
   bool is_running(size_t job) const;
 
-  // --- Decisions not yet undone, kept for the property monitors ----------------------------
-  /// Victims chosen by preemptor p, not yet gone, whose eviction has not failed.
-  PodSet chosen_by(PodId p) const { return chosen_by_[p]; }
-  PodSet pending_victims() const;
-  /// p's standing nomination: decided in a cycle, not yet consumed or revoked.
-  NodeId claim(PodId p) const { return claim_[p]; }
+  // --- Faults left in the scenario's budget -------------------------------------------------
   int eviction_failures_left() const { return eviction_failures_left_; }
   int binding_failures_left() const { return binding_failures_left_; }
 
@@ -162,8 +165,6 @@ class World {
   bool is_running_preemption(PodId p) const;
   /// Whether nothing but the periodic flush could happen next.
   bool is_quiescent() const;
-  /// Whether p is waiting to be scheduled: in activeQ or in the unschedulable pool.
-  bool is_pending(PodId p) const;
 
   /// Whether the filter lets p onto node n once the pods in `removed` are gone, counting
   /// pods nominated to n with priority ≥ p's (Kubernetes' two-pass rule).
@@ -172,9 +173,14 @@ class World {
   friend bool operator==(const World&, const World&) = default;
 
  private:
-  void write(PodId p, const PodObj& obj, EventType type);
-  void patch_nominated(PodId p, NodeId node);
+  // api_server.cc
+  void write(PodId p, const PodObj& obj, EventType type, StepReport& report);
+  void patch_nominated(PodId p, NodeId node, StepReport& report);
   void evict(PodId victim, StepReport& report);
+  void land_binding(PodId p, StepReport& report);
+  void create(PodId p, StepReport& report);
+  void terminate(PodId p, StepReport& report);
+  // queue.cc
   void add_to_queue(PodId p, StepReport& report);
   void requeue_after_failure(PodId p, StepReport& report);
   void move_all_on_delete(StepReport& report);
@@ -183,21 +189,32 @@ class World {
   /// wake-on-release: held space was given back; every unschedulable pod but `except`
   /// may now fit or preempt.
   void wake_on_release(PodId except, StepReport& report);
+  void activate(PodId p, StepReport& report);
+  void flush(StepReport& report);
+  // nominator.cc
   /// The nominator's in-memory entry for p; dropping or moving a nomination releases its
   /// space.
   void set_nominated(PodId p, NodeId node, StepReport& report);
-  void activate(PodId p, StepReport& report);
   void clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
                                StepReport& report);
+  // executor.cc
+  bool is_job_step_enabled(const Job& job, const Action& a) const;
+  size_t find_job(const Action& a) const;
   void enter_last(Job& job);
   void forget_inflight(PodSet victims, StepReport& report);
-  void run_cycle(PodId p, StepReport& report);
-  void observe(StepReport& report);
-  size_t find_job(const Action& a) const;
+  void clear_nominations_step(const Action& a, StepReport& report);
+  void evict_step(const Action& a, StepReport& report);
+  void evict_fails_step(const Action& a, StepReport& report);
+  void finish_step(const Action& a, StepReport& report);
   void merge_duplicate_jobs();
+  // cycle.cc
+  void run_cycle(PodId p, StepReport& report);
+  /// handleBindingCycleError, for a bind call that failed.
+  void fail_binding(PodId p, StepReport& report);
+  // informer.cc
+  void observe(StepReport& report);
   /// Whether a watch event for p is still queued (the informer has not caught up with p).
   bool has_later_event(PodId p) const;
-  bool is_job_step_enabled(const Job& job, const Action& a) const;
 
   std::shared_ptr<const Cluster> cluster_;
 
@@ -219,8 +236,6 @@ class World {
   PodSet waiting_ = 0;
   std::vector<Job> jobs_;
 
-  PodArray<PodSet> chosen_by_;
-  PodArray<NodeId> claim_;
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;
 };

@@ -37,7 +37,7 @@ void expect_valid(const ClusterBounds& bounds, std::uint64_t seed) {
     RC_ASSERT(check_generated(s, bounds) == "");
     const std::string yaml = scenario_to_yaml(s);
     RC_ASSERT(scenario_to_yaml(load_scenario_text(yaml, "generated.yaml")) == yaml);
-    spec::Verdict v;
+    spec::Findings v;
     spec::check_state(World(std::make_shared<const Cluster>(s)), v);
     RC_ASSERT(v.holds());
   });

@@ -61,7 +61,8 @@ inline void expect_written_and_replayed(const cli::Counterexample& cx, const std
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
   World w(std::make_shared<const Cluster>(back.scenario));
-  spec::Verdict last;
+  spec::Ledger ledger(w.cluster());
+  spec::Findings last;
   for (std::size_t i = 0; i < back.steps.size(); ++i) {
     const cli::CounterexampleStep& s = back.steps[i];
     ASSERT_TRUE(w.is_enabled(s.action)) << "step " << i + 1 << " " << s.text;
@@ -69,8 +70,8 @@ inline void expect_written_and_replayed(const cli::Counterexample& cx, const std
     const StepReport report = w.apply(s.action);
     ASSERT_TRUE(s.fingerprint.has_value());
     EXPECT_EQ(*s.fingerprint, w.fingerprint()) << "step " << i + 1;
-    last = spec::Verdict{};
-    spec::check_step(before, report, w, last);
+    last = spec::Findings{};
+    spec::check_step(before, report, w, ledger, last);
   }
   bool broken = false;
   for (const auto& [p, message] : last.violated) {

@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 using Checked = std::bitset<spec::kPropertyCount>;
 
 // The checked violations of a verdict, first one first; empty when none.
-std::vector<std::pair<std::string, std::string>> checked_violations(const spec::Verdict& v,
+std::vector<std::pair<std::string, std::string>> checked_violations(const spec::Findings& v,
                                                                     const Checked& checked) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [property, message] : v.violated) {
@@ -62,6 +62,7 @@ struct Runner {
   const Checked* checked = nullptr;
   Recorder* recorder = nullptr;
   std::vector<Action> steps;
+  spec::Ledger ledger;  ///< the monitors' memory of `steps`
 };
 
 using Command = rc::state::Command<World, Runner>;
@@ -91,8 +92,8 @@ class Step final : public Command {
     World after = s0;
     const StepReport report = after.apply(*action_);
     runner.steps.push_back(*action_);
-    spec::Verdict v;
-    spec::check_step(s0, report, after, v);
+    spec::Findings v;
+    spec::check_step(s0, report, after, runner.ledger, v);
     auto violations = checked_violations(v, *runner.checked);
     if (violations.empty()) return;
     const std::string what = fmt::format("{}: {}", violations.front().first,
@@ -147,7 +148,7 @@ class Stateful {
         [&] {
           const Scenario scenario = *gen;
           const World initial(std::make_shared<const Cluster>(scenario));
-          spec::Verdict v;
+          spec::Findings v;
           spec::check_state(initial, v);
           auto violations = checked_violations(v, o_.checked);
           if (!violations.empty()) {
@@ -157,7 +158,7 @@ class Stateful {
           const auto commands =
               *rc::gen::resize(std::max(0, o_.max_steps - 1),
                                rc::state::gen::commands(initial, gen_step));
-          Runner runner{&scenario, &o_.checked, &recorder_, {}};
+          Runner runner{&scenario, &o_.checked, &recorder_, {}, spec::Ledger(initial.cluster())};
           rc::state::runAll(commands, initial, runner);
           if (!recorder_.first) {
             ++r_.runs;
@@ -247,7 +248,8 @@ ScheduleReplay replay_schedule(const Scenario& scenario, const std::vector<Actio
                                const Checked& checked) {
   ScheduleReplay out;
   World w(std::make_shared<const Cluster>(scenario));
-  spec::Verdict initial;
+  spec::Ledger ledger(w.cluster());
+  spec::Findings initial;
   spec::check_state(w, initial);
   auto violations = checked_violations(initial, checked);
   if (!violations.empty()) {
@@ -262,8 +264,8 @@ ScheduleReplay replay_schedule(const Scenario& scenario, const std::vector<Actio
     const World before = w;
     const StepReport report = w.apply(a);
     ++out.steps;
-    spec::Verdict v;
-    spec::check_step(before, report, w, v);
+    spec::Findings v;
+    spec::check_step(before, report, w, ledger, v);
     violations = checked_violations(v, checked);
     if (!violations.empty()) {
       out.broken = broken(scenario, std::vector<Action>(steps.begin(),

@@ -17,7 +17,7 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
   }
 }
 
-void WorldModel::report(const spec::Verdict& v, checker::Observation& obs) const {
+void WorldModel::report(const spec::Findings& v, checker::Observation& obs) const {
   for (const auto& [property, message] : v.violated) {
     if (checked_.test(static_cast<size_t>(property))) {
       obs.violate(static_cast<size_t>(property), message);
@@ -26,18 +26,19 @@ void WorldModel::report(const spec::Verdict& v, checker::Observation& obs) const
   for (spec::Property p : v.reached) obs.reach(static_cast<size_t>(p));
 }
 
-World WorldModel::next_state(const World& s, const Action& a, checker::Observation& obs) const {
-  World next = s;
-  StepReport step = next.apply(a);
-  spec::Verdict v;
-  spec::check_step(s, step, next, v);
+WorldState WorldModel::next_state(const WorldState& s, const Action& a,
+                                  checker::Observation& obs) const {
+  WorldState next = s;
+  const StepReport step = next.world.apply(a);
+  spec::Findings v;
+  spec::check_step(s.world, step, next.world, next.ledger, v);
   report(v, obs);
   return next;
 }
 
-void WorldModel::check_initial(const World& s, checker::Observation& obs) const {
-  spec::Verdict v;
-  spec::check_state(s, v);
+void WorldModel::check_initial(const WorldState& s, checker::Observation& obs) const {
+  spec::Findings v;
+  spec::check_state(s.world, v);
   report(v, obs);
 }
 

@@ -1,5 +1,6 @@
-// WorldModel: the reference scheduler as a checker::Model — World states, Action steps,
-// and the spec's monitors as property verdicts.
+// WorldModel: the reference scheduler as a checker::Model — states of a World and the
+// spec's ledger (what the monitors remember of the path), Action steps, and the spec's
+// monitors as property verdicts.
 #pragma once
 
 #include <bitset>
@@ -12,9 +13,19 @@
 
 namespace preemptcheck {
 
+/// One state of the explorer: the cluster and scheduler, and the monitors' memory of the
+/// path that reached them. Two paths to the same World with different memories are two
+/// states, since the decision checks may judge their next steps differently.
+struct WorldState {
+  World world;
+  spec::Ledger ledger;
+
+  friend bool operator==(const WorldState&, const WorldState&) = default;
+};
+
 class WorldModel {
  public:
-  using State = World;
+  using State = WorldState;
   using Action = preemptcheck::Action;
 
   /// Checks every property of the table.
@@ -22,19 +33,22 @@ class WorldModel {
   /// Checks only the safety properties in `checked` (witnesses are always tracked).
   WorldModel(std::shared_ptr<const Cluster> cluster, std::bitset<spec::kPropertyCount> checked);
 
-  World initial_state() const { return World(cluster_); }
-  void enabled_actions(const World& s, std::vector<Action>& out) const {
-    s.enabled_actions(out);
+  WorldState initial_state() const { return {World(cluster_), spec::Ledger(*cluster_)}; }
+  void enabled_actions(const WorldState& s, std::vector<Action>& out) const {
+    s.world.enabled_actions(out);
   }
-  World next_state(const World& s, const Action& a, checker::Observation& obs) const;
-  void check_initial(const World& s, checker::Observation& obs) const;
-  std::uint64_t fingerprint(const World& s) const { return s.fingerprint(); }
+  WorldState next_state(const WorldState& s, const Action& a, checker::Observation& obs) const;
+  void check_initial(const WorldState& s, checker::Observation& obs) const;
+  /// Covers the World and the ledger both.
+  std::uint64_t fingerprint(const WorldState& s) const {
+    return s.ledger.fingerprint(s.world.fingerprint());
+  }
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
 
   const Cluster& cluster() const { return *cluster_; }
 
  private:
-  void report(const spec::Verdict& v, checker::Observation& obs) const;
+  void report(const spec::Findings& v, checker::Observation& obs) const;
 
   std::shared_ptr<const Cluster> cluster_;
   std::bitset<spec::kPropertyCount> checked_;

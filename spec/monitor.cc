@@ -6,19 +6,12 @@
 
 #include <optional>
 
+#include "impl/show.h"
+
 namespace preemptcheck::spec {
 namespace {
 
 using Kind = CycleDecision::Kind;
-
-std::string names(const Cluster& c, PodSet s) {
-  std::string out;
-  for (PodId p : pods_in(s)) {
-    if (!out.empty()) out += ", ";
-    out += c.pod_name(p);
-  }
-  return out;
-}
 
 std::string usage(const Resources& r, const Resources& cap) {
   return fmt::format("cpu {}/{}, memory {}/{}", r.cpu, cap.cpu, r.memory, cap.memory);
@@ -26,11 +19,12 @@ std::string usage(const Resources& r, const Resources& cap) {
 
 // no-double-victim: every victim this preemption will delete is not already somebody's
 // pending victim.
-void check_double_victim(const World& before, const StepReport& step, Verdict& out) {
+void check_double_victim(const World& before, const Ledger& ledger, const StepReport& step,
+                         Findings& out) {
   const Cluster& c = before.cluster();
   for (PodId v : pods_in(step.decision.to_evict)) {
     for (PodId q = 0; q < c.pod_count(); ++q) {
-      if (!has_pod(before.chosen_by(q), v)) continue;
+      if (!has_pod(ledger.chosen_by(q), v)) continue;
       out.violated.emplace_back(
           Property::kNoDoubleVictim,
           fmt::format("{} chooses {} as a victim on {}, but {} already chose it and it is not "
@@ -44,14 +38,15 @@ void check_double_victim(const World& before, const StepReport& step, Verdict& o
 
 // no-double-claim: the committed pod fits beside the standing claims of priority >= its own
 // and the pods its decision leaves on the node.
-void check_double_claim(const World& before, const StepReport& step, Verdict& out) {
+void check_double_claim(const World& before, const Ledger& ledger, const StepReport& step,
+                        Findings& out) {
   const Cluster& c = before.cluster();
   const PodId x = step.pod;
   const NodeId n = step.decision.node;
   PodSet claims = 0;
   PodSet lower_claims = 0;
   for (PodId q = 0; q < c.pod_count(); ++q) {
-    if (q == x || before.claim(q) != n) continue;
+    if (q == x || ledger.standing_nomination(q) != n) continue;
     (c.priority(q) >= c.priority(x) ? claims : lower_claims) |= pod_bit(q);
   }
   if (lower_claims != 0) out.reached.push_back(Property::kTakeover);
@@ -64,9 +59,9 @@ void check_double_claim(const World& before, const StepReport& step, Verdict& ou
       fmt::format("{} is {} {} but does not fit beside {}{}{} ({})", c.pod_name(x),
                   step.decision.kind == Kind::kBind ? "assumed on" : "nominated to",
                   c.node_name(n), claims != 0 ? "the nomination of " : "",
-                  claims != 0 ? names(c, claims) : "",
+                  claims != 0 ? pod_names(c, claims) : "",
                   staying != 0 ? fmt::format("{}the pods {}", claims != 0 ? " and " : "",
-                                             names(c, staying))
+                                             pod_names(c, staying))
                                : "",
                   usage(total, c.capacity(n))));
 }
@@ -77,11 +72,12 @@ void check_double_claim(const World& before, const StepReport& step, Verdict& ou
 // earlier victims are gone (judged on ground truth, with the standing nominations of
 // priority >= the preemptor's). A retry after a failed eviction is not over-preemption;
 // neither is preempting elsewhere after a higher-priority pod took the nomination away.
-void check_over_preemption(const World& before, const StepReport& step, Verdict& out) {
+void check_over_preemption(const World& before, const Ledger& ledger, const StepReport& step,
+                           Findings& out) {
   const Cluster& c = before.cluster();
   const PodId p = step.pod;
-  const NodeId held = before.claim(p);
-  const PodSet earlier = before.chosen_by(p);
+  const NodeId held = ledger.standing_nomination(p);
+  const PodSet earlier = ledger.chosen_by(p);
   const PodSet fresh = step.decision.to_evict;
   if (earlier == 0 || held == kNoNode) return;
   const NodeId n = step.decision.node;
@@ -92,14 +88,16 @@ void check_over_preemption(const World& before, const StepReport& step, Verdict&
         fmt::format("{} moves its nomination to {}{} while its nomination to {} stands and "
                     "its victims {} there are still pending",
                     c.pod_name(p), c.node_name(n),
-                    fresh != 0 ? fmt::format(" preempting {}", names(c, fresh)) : "",
+                    fresh != 0 ? fmt::format(" preempting {}", pod_names(c, fresh)) : "",
                     c.node_name(held),
-                    names(c, earlier & before.ground_pods(held))));
+                    pod_names(c, earlier & before.ground_pods(held))));
     return;
   }
   PodSet claims = 0;
   for (PodId q = 0; q < c.pod_count(); ++q) {
-    if (q != p && before.claim(q) == n && c.priority(q) >= c.priority(p)) claims |= pod_bit(q);
+    if (q != p && ledger.standing_nomination(q) == n && c.priority(q) >= c.priority(p)) {
+      claims |= pod_bit(q);
+    }
   }
   if (fresh == 0) return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
@@ -111,20 +109,20 @@ void check_over_preemption(const World& before, const StepReport& step, Verdict&
         Property::kNoOverPreemption,
         fmt::format("{} preempts {} on {} although, once its earlier victims {} are gone, it "
                     "would fit beside {}",
-                    c.pod_name(p), c.pod_name(w), c.node_name(n), names(c, earlier),
+                    c.pod_name(p), c.pod_name(w), c.node_name(n), pod_names(c, earlier),
                     c.pod_name(w)));
     return;
   }
 }
 
-void check_overcommit(const World& w, Verdict& out) {
+void check_overcommit(const World& w, Findings& out) {
   const Cluster& c = w.cluster();
   for (NodeId n = 0; n < c.node_count(); ++n) {
     PodSet pods = w.ground_pods(n);
     Resources used = w.sum_requests(pods);
     if (used.fits_in(c.capacity(n))) continue;
     out.violated.emplace_back(Property::kNoOvercommit,
-                              fmt::format("{} holds {} ({})", c.node_name(n), names(c, pods),
+                              fmt::format("{} holds {} ({})", c.node_name(n), pod_names(c, pods),
                                           usage(used, c.capacity(n))));
     return;
   }
@@ -142,7 +140,7 @@ std::optional<std::pair<PodId, CycleDecision>> stranded_pod(const World& w) {
   return std::nullopt;
 }
 
-void check_lost_wakeup(const World& w, Verdict& out) {
+void check_lost_wakeup(const World& w, Findings& out) {
   if (!w.is_quiescent()) return;
   const Cluster& c = w.cluster();
   auto stranded = stranded_pod(w);
@@ -156,7 +154,7 @@ void check_lost_wakeup(const World& w, Verdict& out) {
                   c.node_name(d.node)));
 }
 
-void check_expected_outcome(const World& w, Verdict& out) {
+void check_expected_outcome(const World& w, Findings& out) {
   const Cluster& c = w.cluster();
   // Settled: nothing but the flush can happen, and the flush would change nothing. A pod
   // stranded until the flush is no-lost-wakeup's business; its outcome is judged after.
@@ -181,7 +179,7 @@ void check_expected_outcome(const World& w, Verdict& out) {
 
 }  // namespace
 
-void check_state(const World& w, Verdict& out) {
+void check_state(const World& w, Findings& out) {
   check_overcommit(w, out);
   check_lost_wakeup(w, out);
   check_expected_outcome(w, out);
@@ -193,19 +191,26 @@ void check_state(const World& w, Verdict& out) {
   }
 }
 
-void check_step(const World& before, const StepReport& step, const World& after, Verdict& out) {
+void check_step(const World& before, const StepReport& step, const World& after, Ledger& ledger,
+                Findings& out) {
   const Cluster& c = before.cluster();
   if (step.cycle) {
     const CycleDecision& d = step.decision;
-    if (before.chosen_by(step.pod) != 0) out.reached.push_back(Property::kPreemptorRetried);
-    if (d.evaluated_busy != 0) out.reached.push_back(Property::kBusyNodeEvaluated);
-    if (d.kind == Kind::kPreempt) {
-      check_double_victim(before, step, out);
-      check_over_preemption(before, step, out);
+    if (ledger.chosen_by(step.pod) != 0) out.reached.push_back(Property::kPreemptorRetried);
+    if (ledger.busy_nodes_evaluated(before, step) != 0) {
+      out.reached.push_back(Property::kBusyNodeEvaluated);
     }
-    if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) check_double_claim(before, step, out);
+    if (d.kind == Kind::kPreempt) {
+      check_double_victim(before, ledger, step, out);
+      check_over_preemption(before, ledger, step, out);
+    }
+    if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) {
+      check_double_claim(before, ledger, step, out);
+    }
     if (d.kind == Kind::kBind) {
-      if (before.claim(step.pod) == d.node) out.reached.push_back(Property::kNomineeBinds);
+      if (ledger.standing_nomination(step.pod) == d.node) {
+        out.reached.push_back(Property::kNomineeBinds);
+      }
       for (PodId q = 0; q < c.pod_count(); ++q) {
         if (q != step.pod && before.binding(q) == d.node) {
           out.reached.push_back(Property::kBindingBesideBinding);
@@ -215,6 +220,7 @@ void check_step(const World& before, const StepReport& step, const World& after,
     }
   }
   if ((step.moved & before.gated()) != 0) out.reached.push_back(Property::kGatedPreemptorWoken);
+  ledger.record(step, after);
   check_state(after, out);
 }
 

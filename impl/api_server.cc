@@ -1,0 +1,81 @@
+// API server: ground truth. Every write stores the object and appends the watch event the
+// informer will deliver later; until then the scheduler's view lags behind. The status
+// PATCH of nominatedNodeName, the binding call landing, eviction (DisruptionTarget, then
+// graceful deletion), pod creation and the kubelet's final delete all go through write().
+// No switch lives here: the races are those of the readers that have not yet seen a write.
+#include "impl/world.h"
+
+namespace preemptcheck {
+
+void World::write(PodId p, const PodObj& obj, EventType type, StepReport& report) {
+  api_[p] = obj;
+  if (type == EventType::kDeleted) {
+    api_[p].exists = false;
+    report.deleted |= pod_bit(p);
+  }
+  events_.push_back({type, p, api_[p]});
+}
+
+void World::patch_nominated(PodId p, NodeId node, StepReport& report) {
+  // The status PATCH is sent only when the value differs.
+  if (!api_[p].exists || api_[p].nominated == node) return;
+  PodObj obj = api_[p];
+  obj.nominated = node;
+  write(p, obj, EventType::kModified, report);
+}
+
+void World::evict(PodId v, StepReport& report) {
+  PodObj obj = api_[v];
+  if (!obj.exists) {
+    report.no_op = true;  // NotFound counts as success
+    return;
+  }
+  if (obj.node == kNoNode) {
+    // A pod that is not bound (its binding is still in flight) is deleted at once: no kubelet
+    // has to stop it.
+    obj.disruption_target = true;
+    write(v, obj, EventType::kDeleted, report);
+    return;
+  }
+  if (obj.terminating && obj.disruption_target) {
+    report.no_op = true;  // the condition is already set and the deletion already started
+    return;
+  }
+  obj.disruption_target = true;
+  obj.terminating = true;
+  write(v, obj, EventType::kModified, report);
+}
+
+void World::land_binding(PodId p, StepReport& report) {
+  const NodeId node = binding_[p];
+  binding_[p] = kNoNode;
+  if (!api_[p].exists) {
+    // The pod was deleted while its binding was in flight: the bind fails and the cache
+    // forgets it, freeing its space.
+    report.binding_lost = true;
+    if (assumed_[p] != kNoNode) {
+      assumed_[p] = kNoNode;
+      move_all_on_delete(report);
+    }
+    return;
+  }
+  PodObj obj = api_[p];
+  obj.node = node;
+  obj.nominated = kNoNode;
+  obj.start = next_start_++;
+  write(p, obj, EventType::kModified, report);
+}
+
+void World::create(PodId p, StepReport& report) {
+  PodObj obj;
+  obj.exists = true;
+  uncreated_ &= ~pod_bit(p);
+  write(p, obj, EventType::kAdded, report);
+}
+
+void World::terminate(PodId p, StepReport& report) {
+  // The kubelet has stopped the pod after its grace period: the API server deletes it.
+  write(p, api_[p], EventType::kDeleted, report);
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,158 @@
+// Scheduling cycle: Filter (with nominated pods), PostFilter (DefaultPreemption, through the
+// evaluator), then assume and bind, or nominate and hand the victims to the executor. The
+// cycle closes the races of a decision the cluster has not recorded yet: assume counts a
+// pod on its node before the bind lands (assume), the nomination holds the preemptor's
+// space before the cycle ends (nomination), the in-flight set is written before the cycle
+// ends so PreEnqueue gates the preemptor (inflight), and deletion=sync is the
+// pre-KEP-4832 cycle that deletes the victims itself. The binding cycle's failure handler
+// is here too.
+#include "impl/world.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "impl/evaluator.h"
+
+namespace preemptcheck {
+
+CycleDecision World::decide(PodId p) const {
+  const Cluster& c = *cluster_;
+  CycleDecision d;
+  // Filter, the nominated node first (evaluateNominatedNode), then every node in scenario
+  // order; scoring among several fitting nodes is abstracted to the first.
+  NodeId nominated = lister_[p].nominated;
+  if (nominated != kNoNode && fits(p, nominated, 0)) {
+    d.kind = CycleDecision::Kind::kBind;
+    d.node = nominated;
+    return d;
+  }
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    if (fits(p, n, 0)) {
+      d.kind = CycleDecision::Kind::kBind;
+      d.node = n;
+      return d;
+    }
+  }
+  // PostFilter: DefaultPreemption.
+  if (!is_eligible_to_preempt(*this, p)) {
+    d.kind = CycleDecision::Kind::kIneligible;
+    return d;
+  }
+  std::vector<Candidate> candidates = dry_run_preemption(*this, p);
+  if (candidates.empty()) {
+    d.kind = CycleDecision::Kind::kNoCandidate;
+    return d;
+  }
+  const Candidate& best = candidates[pick_one_node(*this, candidates)];
+  d.kind = CycleDecision::Kind::kPreempt;
+  d.node = best.node;
+  for (PodId v : best.victims) {
+    d.victims |= pod_bit(v);
+    // prepareCandidate(Async) skips victims whose graceful deletion has already started.
+    if (!lister_[v].terminating) d.to_evict |= pod_bit(v);
+  }
+  return d;
+}
+
+void World::run_cycle(PodId p, StepReport& report) {
+  const Mechanisms& m = mechanisms();
+  active_.erase(active_.begin());
+  waiting_ &= ~pod_bit(p);
+  CycleDecision d = decide(p);
+  report.cycle = true;
+  report.pod = p;
+  report.decision = d;
+
+  switch (d.kind) {
+    case CycleDecision::Kind::kBind:
+      binding_[p] = d.node;
+      // assume: the cache counts the pod on its node before the bind call lands, so the
+      // next cycle cannot give the same space away. Off with --assume=off.
+      if (m.assume) assumed_[p] = d.node;
+      // The nominator forgets an assumed pod; its space on its nominated node is now the
+      // pod's own, so only a nomination to another node is released.
+      if (nominated_[p] == d.node) {
+        nominated_[p] = kNoNode;
+      } else {
+        set_nominated(p, kNoNode, report);
+      }
+      return;
+    case CycleDecision::Kind::kIneligible:
+      requeue_after_failure(p, report);
+      if (m.inflight == Inflight::kOn && inflight_by_[p] != 0) waiting_ |= pod_bit(p);
+      return;
+    case CycleDecision::Kind::kNoCandidate:
+      // PostFilter returns an empty nominated node: the failure handler clears the
+      // nomination in memory and in the API.
+      requeue_after_failure(p, report);
+      set_nominated(p, kNoNode, report);
+      patch_nominated(p, kNoNode, report);
+      return;
+    case CycleDecision::Kind::kPreempt:
+      break;
+  }
+
+  const std::vector<PodId> victims = [&] {
+    // Most important first; the executor deletes the last (least important) alone.
+    std::vector<PodId> v;
+    for (PodId q : pods_in(d.to_evict)) v.push_back(q);
+    std::sort(v.begin(), v.end(), [&](PodId a, PodId b) { return is_more_important(*this, a, b); });
+    return v;
+  }();
+
+  if (m.deletion == Timing::kSync) {
+    // deletion=sync (before KEP-4832): prepareCandidate deletes every victim inside the
+    // cycle, then clears the lower-priority nominations.
+    for (PodId v : victims) evict(v, report);
+    clear_lower_nominations(p, d.node, m.clear_lower == Timing::kSync, report);
+  } else {
+    // clear-lower=sync: lower-priority nominees lose their claim on the node inside the
+    // cycle, before any later cycle can count them. Off with --clear-lower=async, where
+    // only the executor's patches, once observed, clear them.
+    if (m.clear_lower == Timing::kSync) clear_lower_nominations(p, d.node, true, report);
+    if (!victims.empty()) {
+      // The in-flight set is written before the cycle ends, so the failure handler's
+      // PreEnqueue below already gates the preemptor. Off with --inflight=off.
+      if (m.inflight != Inflight::kOff) preempting_ |= pod_bit(p);
+      if (m.inflight == Inflight::kOn) inflight_by_[p] |= d.to_evict;
+      Job job;
+      job.preemptor = p;
+      job.node = d.node;
+      job.last = victims.back();
+      for (size_t i = 0; i + 1 < victims.size(); ++i) job.pending |= pod_bit(victims[i]);
+      if (m.clear_lower == Timing::kAsync) {
+        job.phase = JobPhase::kClear;
+      } else if (job.pending != 0) {
+        job.phase = JobPhase::kEvicting;
+      } else {
+        job.phase = JobPhase::kLast;
+      }
+      jobs_.push_back(job);
+      if (job.phase == JobPhase::kLast) enter_last(jobs_.back());
+    }
+  }
+
+  // handleSchedulingFailure: requeue (PreEnqueue gates the preemptor), then the nomination.
+  requeue_after_failure(p, report);
+  // nomination=sync: AddNominatedPod writes the claim in memory before the cycle ends, so
+  // the very next cycle counts it. Off with --nomination=async: the nominator learns it only
+  // when the status patch is observed.
+  if (m.nomination == Timing::kSync) set_nominated(p, d.node, report);
+  // A pod deleted while the scheduler still saw it (its binding was in flight when it was
+  // evicted) is nominated nowhere: the status patch finds no pod.
+  patch_nominated(p, d.node, report);
+}
+
+void World::fail_binding(PodId p, StepReport& report) {
+  --binding_failures_left_;
+  binding_[p] = kNoNode;
+  // handleBindingCycleError: forget the assumed pod, tell the queue its space is free,
+  // and send the pod back to activeQ.
+  if (assumed_[p] != kNoNode) {
+    assumed_[p] = kNoNode;
+    move_all_on_delete(report);
+  }
+  add_to_queue(p, report);
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,49 @@
+// Fingerprint: a stable 64-bit digest of a World, the explorer's identity for a state. It
+// covers every field kube-scheduler holds, packed into words explicitly, so it does not
+// depend on memory layout, padding or the build; equal Worlds have equal fingerprints.
+#include "impl/fingerprint.h"
+
+#include "impl/world.h"
+
+namespace preemptcheck {
+namespace {
+
+// A PodObj in 32 bits.
+std::uint64_t pack(const PodObj& o) {
+  return std::uint64_t{o.exists} | std::uint64_t{o.terminating} << 1 |
+         std::uint64_t{o.disruption_target} << 2 | std::uint64_t{o.node} << 8 |
+         std::uint64_t{o.nominated} << 16 | std::uint64_t{o.start} << 24;
+}
+
+}  // namespace
+
+std::uint64_t World::fingerprint() const {
+  Digest d;
+  const size_t n = api_.size();
+  for (size_t p = 0; p < n; ++p) {
+    d.word(pack(api_[p]) | pack(lister_[p]) << 32);
+    d.word(std::uint64_t{binding_[p]} | std::uint64_t{assumed_[p]} << 8 |
+           std::uint64_t{nominated_[p]} << 16 | std::uint64_t{last_victim_[p]} << 24);
+    d.word(inflight_by_[p]);
+  }
+  d.word(events_.size() | std::uint64_t{next_start_} << 32 |
+         std::uint64_t{eviction_failures_left_} << 40 | std::uint64_t{binding_failures_left_} << 48);
+  for (const WatchEvent& e : events_) {
+    d.word(static_cast<std::uint64_t>(e.type) | std::uint64_t{e.pod} << 8 | pack(e.obj) << 16);
+  }
+  d.word(active_.size());
+  for (PodId p : active_) d.word(p);
+  d.word(std::uint64_t{pool_} | std::uint64_t{gated_} << 32);
+  d.word(std::uint64_t{preempting_} | std::uint64_t{uncreated_} << 32);
+  d.word(waiting_);
+  d.word(jobs_.size());
+  for (const Job& j : jobs_) {
+    d.word(std::uint64_t{j.preemptor} | std::uint64_t{j.node} << 8 |
+           static_cast<std::uint64_t>(j.phase) << 16 | std::uint64_t{j.failed} << 24 |
+           std::uint64_t{j.last} << 32);
+    d.word(j.pending);
+  }
+  return d.value();
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,80 @@
+// Informer: delivers the API server's watch events in order to the lister, the cache
+// (confirming or forgetting assumed pods), the nominator and the scheduling queue. The
+// races it opens are those of a lagging view: the in-flight set and the DeletionTimestamp
+// skip hand over here (inflight=on), and stale-nomination=ignore keeps an update older
+// than the scheduler's own latest write from undoing a newer in-memory nomination.
+#include "impl/world.h"
+
+#include <algorithm>
+
+namespace preemptcheck {
+
+void World::observe(StepReport& report) {
+  WatchEvent e = events_.front();
+  events_.erase(events_.begin());
+  report.event = e;
+  const PodId p = e.pod;
+  const PodObj old = lister_[p];
+  switch (e.type) {
+    case EventType::kAdded:
+      lister_[p] = e.obj;
+      add_to_queue(p, report);
+      return;
+    case EventType::kModified: {
+      lister_[p] = e.obj;
+      if (old.node == kNoNode && e.obj.node != kNoNode) {
+        // The bind landed: the cache confirms the assumed pod, the nominator drops it.
+        assumed_[p] = kNoNode;
+        if (nominated_[p] == e.obj.node) {
+          nominated_[p] = kNoNode;
+        } else {
+          set_nominated(p, kNoNode, report);
+        }
+      } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
+                 !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
+                 !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
+        // UpdateNominatedPod follows the API's nominatedNodeName, except that an update
+        // without one keeps an in-memory nomination made before the patch landed. Updates of
+        // an assumed pod do not reach the queue or the nominator at all.
+        // stale-nomination=ignore: an update older than the scheduler's own latest write of
+        // this pod (a later event for it is still queued) does not overwrite the newer
+        // in-memory nomination; otherwise a pod nominated twice in quick succession falls
+        // back to its old node for a while and its new space looks free to the next cycle.
+        // Off with --stale-nomination=apply (kube-scheduler).
+        set_nominated(p, e.obj.nominated, report);
+      }
+      // The scheduler now sees the deletion under way; the DeletionTimestamp skip takes over
+      // from the in-flight set for this victim.
+      if (e.obj.terminating) forget_inflight(pod_bit(p), report);
+      return;
+    }
+    case EventType::kDeleted: {
+      lister_[p] = e.obj;
+      lister_[p].exists = false;
+      const bool was_assigned = old.node != kNoNode || assumed_[p] != kNoNode;
+      // The cache forgets a deleted pod even while its binding is in flight (#134157).
+      assumed_[p] = kNoNode;
+      forget_inflight(pod_bit(p), report);
+      pool_ &= ~pod_bit(p);
+      gated_ &= ~pod_bit(p);
+      waiting_ &= ~pod_bit(p);
+      active_.erase(std::remove(active_.begin(), active_.end(), p), active_.end());
+      if (was_assigned) {
+        nominated_[p] = kNoNode;
+        move_all_on_delete(report);
+      } else {
+        set_nominated(p, kNoNode, report);  // a nominated pending pod is gone
+      }
+      return;
+    }
+  }
+}
+
+bool World::has_later_event(PodId p) const {
+  for (const WatchEvent& e : events_) {
+    if (e.pod == p) return true;
+  }
+  return false;
+}
+
+}  // namespace preemptcheck

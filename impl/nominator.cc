@@ -1,0 +1,30 @@
+// Nominator: the scheduler's in-memory nominations, which the filter counts for pods of
+// priority >= the pod being scheduled (Kubernetes' two-pass rule), and the clearing of
+// lower-priority nominations on a preempted node. nomination=sync closes the window in
+// which the next cycle gives the preemptor's space away; clear-lower=sync stops a lower
+// nominee from claiming the space the preemptor made; wake-on-release wakes the pods a
+// dropped nomination held back.
+#include "impl/world.h"
+
+namespace preemptcheck {
+
+void World::set_nominated(PodId p, NodeId node, StepReport& report) {
+  const NodeId old = nominated_[p];
+  nominated_[p] = node;
+  if (old != kNoNode && old != node) wake_on_release(p, report);
+}
+
+void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
+                                    StepReport& report) {
+  const Cluster& c = *cluster_;
+  for (PodId q = 0; q < nominated_.size(); ++q) {
+    if (q == preemptor || nominated_[q] != node || c.priority(q) >= c.priority(preemptor)) {
+      continue;
+    }
+    report.cleared |= pod_bit(q);
+    if (in_memory) set_nominated(q, kNoNode, report);
+    patch_nominated(q, kNoNode, report);
+  }
+}
+
+}  // namespace preemptcheck

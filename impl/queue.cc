@@ -1,0 +1,102 @@
+// Scheduling queue: activeQ (priority, then arrival), the unschedulable pool, the
+// PreEnqueue gate of DefaultPreemption, event-driven moves and the periodic flush. The gate
+// closes the double-victim race — a preemptor running preemption cannot schedule again
+// before its victims are on their way out (inflight, gate) — and the moves close lost
+// wake-ups: a gated pod's used-up event (activate-on-finish) and space released without an
+// event (wake-on-release).
+#include "impl/world.h"
+
+#include <algorithm>
+
+namespace preemptcheck {
+
+bool World::is_running_preemption(PodId p) const {
+  const Mechanisms& m = mechanisms();
+  if (m.inflight == Inflight::kOff) return false;  // --inflight=off: nothing is gated
+  if (!has_pod(preempting_, p)) return false;
+  // gate=hold-until-done: the gate opens only when the job has ended. The last victim's
+  // delete event then arrives while the preemptor is still gated and is used up: a lost
+  // wake-up unless the job activates the preemptor when it finishes.
+  // gate=release-before-last (#128170): the job left the set before the last delete, so
+  // membership alone is the answer — and the preemptor may preempt the last victim again
+  // while that delete is still in flight (#134249).
+  if (m.gate != Gate::kLastVictim) return true;
+  // gate=last-victim (#134730): the job stays in the set, but the gate opens as soon as the
+  // informer shows the last victim terminating or gone; its delete event then always
+  // arrives after the gate opened.
+  PodId last = last_victim_[p];
+  if (last == kNoPod) return true;
+  const PodObj& v = lister_[last];
+  return v.exists && !v.terminating;
+}
+
+void World::add_to_queue(PodId p, StepReport& report) {
+  // PreEnqueue: DefaultPreemption keeps a pod that is running preemption out of activeQ.
+  if (is_running_preemption(p)) {
+    pool_ |= pod_bit(p);
+    gated_ |= pod_bit(p);
+    return;
+  }
+  pool_ &= ~pod_bit(p);
+  gated_ &= ~pod_bit(p);
+  // activeQ: priority, then arrival.
+  const Cluster& c = *cluster_;
+  auto at = std::find_if(active_.begin(), active_.end(),
+                         [&](PodId q) { return c.priority(q) < c.priority(p); });
+  active_.insert(at, p);
+  report.moved |= pod_bit(p);
+}
+
+void World::requeue_after_failure(PodId p, StepReport& report) {
+  // AddUnschedulableIfNotPresent: no event arrived while the (atomic) cycle ran, so the pod
+  // goes to the unschedulable pool — gated if PreEnqueue says its preemption is running.
+  pool_ |= pod_bit(p);
+  if (is_running_preemption(p)) {
+    gated_ |= pod_bit(p);
+    report.gated = true;
+  } else {
+    gated_ &= ~pod_bit(p);
+  }
+}
+
+void World::move_all_on_delete(StepReport& report) {
+  // An assigned pod was deleted: NodeResourcesFit's hint queues every pod it rejected.
+  move_unschedulable(pool_, report);
+}
+
+void World::move_unschedulable(PodSet pods, StepReport& report) {
+  // Gated pods see the event too (DefaultPreemption registers Pod/Delete) and run PreEnqueue
+  // again; a pod still running preemption stays gated and the event is used up.
+  for (PodId p : pods_in(pods)) {
+    if (has_pod(gated_, p) && is_running_preemption(p)) {
+      report.consumed |= pod_bit(p);
+      continue;
+    }
+    add_to_queue(p, report);
+  }
+}
+
+void World::wake_on_release(PodId except, StepReport& report) {
+  // kube-scheduler has no event for a nomination that disappears or for victims a failed
+  // eviction gives back: a pod rejected only because of them waits for the five-minute
+  // flush. Off with --wake-on-release=off.
+  if (!mechanisms().wake_on_release) return;
+  PodSet pods = pool_;
+  if (except != kNoPod) pods &= ~pod_bit(except);
+  move_unschedulable(pods, report);
+}
+
+void World::activate(PodId p, StepReport& report) {
+  if (has_pod(pool_, p)) add_to_queue(p, report);
+}
+
+void World::flush(StepReport& report) {
+  // flushUnschedulablePodsLeftover: every pod leaves the pool through PreEnqueue; a pod
+  // still running preemption stays gated (#139162).
+  for (PodId p : pods_in(pool_)) {
+    if (is_running_preemption(p)) continue;
+    add_to_queue(p, report);
+  }
+}
+
+}  // namespace preemptcheck

@@ -1,0 +1,202 @@
+// Step: the World's initial state, its enabled actions in exploration order, why an action
+// is not enabled, and apply — one short arm per action, each calling the component that
+// takes the step: the scheduling cycle (cycle.cc), the API server and the kubelet
+// (api_server.cc), the informer (informer.cc), the scheduling queue (queue.cc), the
+// nominator (nominator.cc) and the executor (executor.cc). The enabling rules and their
+// explanation sit side by side here, so they cannot drift apart.
+#include "impl/world.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+
+#include "impl/show.h"
+
+namespace preemptcheck {
+
+World::World(std::shared_ptr<const Cluster> cluster) : cluster_(std::move(cluster)) {
+  const Cluster& c = *cluster_;
+  const size_t n = static_cast<size_t>(c.pod_count());
+  api_.assign(n, PodObj{});
+  binding_.assign(n, kNoNode);
+  assumed_.assign(n, kNoNode);
+  nominated_.assign(n, kNoNode);
+  last_victim_.assign(n, kNoPod);
+  inflight_by_.assign(n, 0);
+  eviction_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.eviction_failures);
+  binding_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.binding_failures);
+  for (PodId p = 0; p < n; ++p) {
+    const PodSpec& spec = c.scenario().pods[p];
+    if (spec.arrives_later) {
+      uncreated_ |= pod_bit(p);
+      continue;
+    }
+    api_[p].exists = true;
+    if (!spec.node.empty()) {
+      api_[p].node = *c.find_node(spec.node);
+      api_[p].start = next_start_++;
+    }
+  }
+  lister_ = api_;  // the informer has synced before the first cycle
+  StepReport ignored;
+  for (PodId p = 0; p < n; ++p) {
+    if (api_[p].exists && api_[p].node == kNoNode) add_to_queue(p, ignored);
+  }
+}
+
+void World::enabled_actions(std::vector<Action>& out) const {
+  const size_t n = api_.size();
+  if (!active_.empty()) out.push_back({ActionKind::kSchedule, active_.front(), kNoPod});
+  for (PodId p = 0; p < n; ++p) {
+    if (binding_[p] == kNoNode) continue;
+    out.push_back({ActionKind::kBind, p, kNoPod});
+    if (binding_failures_left_ > 0 && api_[p].exists) {
+      out.push_back({ActionKind::kBindFails, p, kNoPod});
+    }
+  }
+  for (size_t i = 0; i < jobs_.size() && is_running(i); ++i) {
+    const Job& job = jobs_[i];
+    // A preemptor with two jobs (possible with --inflight=off) steps the older one first
+    // when both could take the same step; skip the duplicate.
+    bool shadowed = false;
+    for (size_t j = 0; j < i; ++j) {
+      if (jobs_[j].preemptor == job.preemptor && jobs_[j].phase == job.phase) shadowed = true;
+    }
+    if (shadowed) continue;
+    switch (job.phase) {
+      case JobPhase::kClear:
+        out.push_back({ActionKind::kClearNominations, job.preemptor, kNoPod});
+        break;
+      case JobPhase::kEvicting:
+        for (PodId v : pods_in(job.pending)) {
+          out.push_back({ActionKind::kEvict, job.preemptor, v});
+          if (eviction_failures_left_ > 0) {
+            out.push_back({ActionKind::kEvictFails, job.preemptor, v});
+          }
+        }
+        break;
+      case JobPhase::kLast:
+        out.push_back({ActionKind::kEvict, job.preemptor, job.last});
+        if (eviction_failures_left_ > 0) {
+          out.push_back({ActionKind::kEvictFails, job.preemptor, job.last});
+        }
+        break;
+      case JobPhase::kFinish:
+        out.push_back({ActionKind::kFinish, job.preemptor, kNoPod});
+        break;
+    }
+  }
+  if (!events_.empty()) out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
+  for (PodId p = 0; p < n; ++p) {
+    if (api_[p].exists && api_[p].terminating) out.push_back({ActionKind::kTerminate, p, kNoPod});
+  }
+  for (PodId p : pods_in(uncreated_)) out.push_back({ActionKind::kCreate, p, kNoPod});
+  // The flush moves pods that waited five minutes. The model has no clock; it assumes only
+  // that the informer delivers faster than that, so the flush waits for an empty event
+  // queue. Executor jobs and bindings may still be in flight (API calls can be throttled
+  // for minutes, #134249).
+  if (pool_ != 0 && events_.empty()) out.push_back({ActionKind::kFlush, kNoPod, kNoPod});
+}
+
+bool World::is_enabled(const Action& a) const {
+  std::vector<Action> all;
+  enabled_actions(all);
+  return std::find(all.begin(), all.end(), a) != all.end();
+}
+
+std::string World::why_not_enabled(const Action& a) const {
+  const Cluster& c = *cluster_;
+  const std::string p = a.pod == kNoPod ? std::string() : c.pod_name(a.pod);
+  auto job_state = [&]() -> std::string {
+    std::string jobs;
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {
+      if (jobs_[i].preemptor == a.pod) {
+        jobs += fmt::format("{}{}", jobs.empty() ? "" : "; ", job_text(*this, i));
+      }
+    }
+    return jobs.empty() ? fmt::format("{} has no executor job", p)
+                        : fmt::format("its job: {}", jobs);
+  };
+  switch (a.kind) {
+    case ActionKind::kSchedule: {
+      std::string s = active_.empty()
+                          ? std::string("activeQ is empty")
+                          : fmt::format("the head of activeQ is {}", c.pod_name(active_.front()));
+      if (has_pod(gated_, a.pod)) {
+        s += fmt::format("; {} is held at the PreEnqueue gate (its preemption is running)", p);
+      } else if (has_pod(pool_, a.pod)) {
+        s += fmt::format("; {} waits in the unschedulable pool", p);
+      }
+      return s;
+    }
+    case ActionKind::kBind:
+      return fmt::format("no binding of {} is in flight", p);
+    case ActionKind::kBindFails:
+      if (binding_[a.pod] == kNoNode) return fmt::format("no binding of {} is in flight", p);
+      return "no binding failure is left in the fault budget";
+    case ActionKind::kEvictFails:
+      if (eviction_failures_left_ == 0) return "no eviction failure is left in the fault budget";
+      return job_state();
+    case ActionKind::kClearNominations:
+    case ActionKind::kEvict:
+    case ActionKind::kFinish:
+      return job_state();
+    case ActionKind::kObserve:
+      return "no watch event is pending";
+    case ActionKind::kTerminate:
+      return fmt::format("{} is not terminating", p);
+    case ActionKind::kFlush:
+      if (pool_ == 0) return "the unschedulable pool is empty";
+      return "watch events are still pending (the flush waits for the informer)";
+    case ActionKind::kCreate:
+      return fmt::format("{} was created already, or does not arrive later", p);
+  }
+  return {};
+}
+
+StepReport World::apply(const Action& a) {
+  StepReport report;
+  report.action = a;
+  switch (a.kind) {
+    case ActionKind::kSchedule:
+      assert(!active_.empty() && active_.front() == a.pod && "schedule takes the head of activeQ");
+      run_cycle(a.pod, report);  // cycle.cc
+      break;
+    case ActionKind::kBind:
+      land_binding(a.pod, report);  // api_server.cc
+      break;
+    case ActionKind::kBindFails:
+      fail_binding(a.pod, report);  // cycle.cc
+      break;
+    case ActionKind::kClearNominations:
+      clear_nominations_step(a, report);  // executor.cc
+      break;
+    case ActionKind::kEvict:
+      evict_step(a, report);  // executor.cc
+      break;
+    case ActionKind::kEvictFails:
+      evict_fails_step(a, report);  // executor.cc
+      break;
+    case ActionKind::kFinish:
+      finish_step(a, report);  // executor.cc
+      break;
+    case ActionKind::kObserve:
+      observe(report);  // informer.cc
+      break;
+    case ActionKind::kTerminate:
+      terminate(a.pod, report);  // api_server.cc
+      break;
+    case ActionKind::kFlush:
+      flush(report);  // queue.cc
+      break;
+    case ActionKind::kCreate:
+      create(a.pod, report);  // api_server.cc
+      break;
+  }
+  merge_duplicate_jobs();  // executor.cc
+  return report;
+}
+
+}  // namespace preemptcheck

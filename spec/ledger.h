@@ -1,0 +1,51 @@
+// Ledger: what the property monitors remember about the path to a state — the victims each
+// preemptor chose that are still pending, and each pod's standing nomination. kube-scheduler
+// holds neither (its in-flight set forgets a victim once the informer shows it terminating;
+// its nominator follows the API), so they live here, beside the predicates that read them,
+// and are fed only from each step's StepReport.
+#pragma once
+
+#include <cstdint>
+
+#include "impl/pod_array.h"
+#include "impl/show.h"
+#include "impl/world.h"
+
+namespace preemptcheck::spec {
+
+class Ledger {
+ public:
+  /// Nothing chosen and nothing nominated: the memory of a scenario's initial World.
+  explicit Ledger(const Cluster& cluster);
+
+  /// Victims chosen by preemptor p, not yet gone from the API server, whose eviction has
+  /// not been given up after a failure.
+  PodSet chosen_by(PodId p) const { return chosen_by_[p]; }
+  /// Victims chosen by every preemptor but `except`.
+  PodSet chosen_by_others(PodId except) const;
+  /// p's standing nomination: decided in a cycle, not yet consumed (p bound, or found no
+  /// candidate), revoked (cleared by a higher-priority preemptor) or ended (p deleted).
+  NodeId standing_nomination(PodId p) const { return standing_[p]; }
+
+  /// The busy-node-evaluated witness: the nodes (as bits) that step's cycle evaluated for
+  /// preemption while they held another preemptor's pending victims and could fit the pod.
+  /// `before` is the World the step started from, which this ledger describes.
+  std::uint64_t busy_nodes_evaluated(const World& before, const StepReport& step) const;
+
+  /// Remembers what `step` decided; `after` is the World it reached.
+  void record(const StepReport& step, const World& after);
+
+  /// The ledger's lines for a state dump ("chosen victims", "standing nominations").
+  StateLines lines(const Cluster& cluster) const;
+
+  /// Extends a World's fingerprint with the ledger's words.
+  std::uint64_t fingerprint(std::uint64_t world_fingerprint) const;
+
+  friend bool operator==(const Ledger&, const Ledger&) = default;
+
+ private:
+  PodArray<PodSet> chosen_by_;
+  PodArray<NodeId> standing_;
+};
+
+}  // namespace preemptcheck::spec

@@ -1,0 +1,130 @@
+// Ledger tests: what the monitors remember follows each step's report — victims are chosen
+// by a preemption and forgotten when gone or given up, nominations stand until consumed,
+// revoked or their pod is gone.
+#include "spec/ledger.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "impl/action.h"
+#include "impl/test_support.h"
+#include "spec/monitor.h"
+
+namespace preemptcheck::spec {
+namespace {
+
+using namespace test;  // NOLINT: the builders read as a small language in these tests
+
+// A World and the ledger of the path to it, stepped together as the explorer steps them.
+struct Path {
+  World world;
+  Ledger ledger;
+  Findings last;
+
+  explicit Path(Scenario s) : world(world_of(std::move(s))), ledger(world.cluster()) {}
+
+  StepReport run(std::string_view line) {
+    std::string error;
+    const std::optional<Action> a = parse_action(line, world.cluster(), &error);
+    if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
+    if (!world.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
+    const World before = world;
+    const StepReport step = world.apply(*a);
+    last = Findings{};
+    check_step(before, step, world, ledger, last);
+    return step;
+  }
+  PodId id(std::string_view name) const { return test::id(world, name); }
+  PodSet bit(std::string_view name) const { return pod_bit(id(name)); }
+};
+
+Scenario one_victim(std::string_view profile_name, int eviction_failures = 0) {
+  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p", kHigh, kLarge)},
+                        profile_name);
+  s.faults.eviction_failures = eviction_failures;
+  return s;
+}
+
+TEST(specLedger, APreemptionChoosesItsVictimsAndNominatesItsPreemptor) {
+  Path path(one_victim("reference"));
+  const PodId p = path.id("p");
+  EXPECT_EQ(path.ledger.chosen_by(p), PodSet{0});
+  EXPECT_EQ(path.ledger.standing_nomination(p), kNoNode);
+  path.run("schedule p");
+  EXPECT_EQ(path.ledger.chosen_by(p), path.bit("v"));
+  EXPECT_EQ(path.ledger.standing_nomination(p), node_id(path.world, "node1"));
+}
+
+TEST(specLedger, AVictimGoneFromTheApiServerIsNoLongerChosen) {
+  Path path(one_victim("reference"));
+  const PodId p = path.id("p");
+  path.run("schedule p");
+  path.run("evict p v");
+  EXPECT_EQ(path.ledger.chosen_by(p), path.bit("v"));  // terminating, not yet gone
+  path.run("terminate v");
+  EXPECT_EQ(path.ledger.chosen_by(p), PodSet{0});
+  EXPECT_EQ(path.ledger.standing_nomination(p), node_id(path.world, "node1"));
+}
+
+TEST(specLedger, AFailedEvictionGivesItsVictimsUp) {
+  Path path(one_victim("kubernetes", 1));
+  const PodId p = path.id("p");
+  path.run("schedule p");
+  path.run("clear-nominations p");
+  path.run("evict-fails p v");
+  EXPECT_EQ(path.ledger.chosen_by(p), PodSet{0});
+}
+
+TEST(specLedger, BindingConsumesTheNomination) {
+  Path path(one_victim("reference"));
+  const PodId p = path.id("p");
+  path.run("schedule p");
+  path.run("evict p v");
+  path.run("observe");  // p's nomination
+  path.run("observe");  // v terminating
+  path.run("terminate v");
+  path.run("observe");  // v deleted: p moves to activeQ
+  ASSERT_EQ(path.world.active_queue(), std::vector<PodId>{p}) << "p is not in activeQ";
+  path.run("schedule p");
+  EXPECT_EQ(path.ledger.standing_nomination(p), kNoNode);
+}
+
+// p2 is evicted while its binding is in flight, so it is deleted at once, but the scheduler
+// still has it in activeQ and runs its cycle: the preemption it decides leaves no standing
+// nomination, since its status patch finds no pod.
+TEST(specLedger, ADeletedPodNominatesNothing) {
+  Scenario s = scenario({node("n1", 200), node("n2", 300)},
+                        {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200),
+                         later(pod("p3", 2, 300))});
+  s.faults.binding_failures = 1;
+  Path path(std::move(s));
+  const PodId p2 = path.id("p2");
+  path.run("schedule p2");
+  path.run("create p3");
+  path.run("observe");
+  path.run("schedule p3");
+  path.run("bind-fails p2");
+  path.run("evict p3 p2");
+  ASSERT_EQ(path.ledger.chosen_by(path.id("p3")), PodSet{0});  // p2 is gone
+  const StepReport r = path.run("schedule p2");
+  ASSERT_EQ(r.decision.kind, CycleDecision::Kind::kPreempt);
+  EXPECT_EQ(path.ledger.standing_nomination(p2), kNoNode);
+  EXPECT_EQ(path.ledger.chosen_by(p2), path.bit("v1"));
+}
+
+TEST(specLedger, TheFingerprintCoversTheLedger) {
+  Path a(one_victim("reference"));
+  Path b = a;
+  b.run("schedule p");
+  Ledger other = a.ledger;
+  other.record(StepReport{}, a.world);  // records nothing
+  EXPECT_EQ(other.fingerprint(a.world.fingerprint()), a.ledger.fingerprint(a.world.fingerprint()));
+  EXPECT_NE(b.ledger.fingerprint(a.world.fingerprint()),
+            a.ledger.fingerprint(a.world.fingerprint()));
+}
+
+}  // namespace
+}  // namespace preemptcheck::spec
