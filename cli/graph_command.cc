@@ -60,8 +60,6 @@ std::optional<std::string> find_dot() {
   }
 }
 
-}
-
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   Scenario scenario;
   try {

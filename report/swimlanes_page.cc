@@ -8,15 +8,15 @@
 #include <iostream>
 
 #include "cli/counterexample.h"
-#include "cli/replay_command.h"
+#include "impl/show.h"
 #include "report/swimlanes_html.h"
 #include "report/timeline.h"
 
 namespace {
 
 // "queue: p-high" style lines, keys padded to one width so the page's state reads as a table.
-std::vector<std::string> state_lines(const preemptcheck::World& w) {
-  const auto lines = preemptcheck::cli::state_lines(w);
+std::vector<std::string> page_state_lines(const preemptcheck::World& w) {
+  const auto lines = preemptcheck::state_lines(w);
   std::size_t width = 0;
   for (const auto& line : lines) width = std::max(width, line.first.size());
   std::vector<std::string> out;
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   source.reproduce = fmt::format("preemptcheck replay {}", file);
 
   std::string error;
-  const auto timeline = report::make_timeline(source, state_lines, error);
+  const auto timeline = report::make_timeline(source, page_state_lines, error);
   if (!timeline) {
     fmt::print(std::cerr, "swimlanes_page: {}: {}\n", file, error);
     return 2;

@@ -8,8 +8,9 @@
 #include <memory>
 #include <set>
 
-#include "impl/describe.h"
+#include "impl/show.h"
 #include "impl/mechanisms.h"
+#include "spec/ledger.h"
 #include "spec/monitor.h"
 #include "spec/property.h"
 
@@ -156,6 +157,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
   t.reproduce = source.reproduce;
 
   World w(std::make_shared<const Cluster>(source.scenario));
+  spec::Ledger ledger(w.cluster());
   const Cluster& c = w.cluster();
   t.initial_state = state_lines(w);
 
@@ -165,7 +167,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
   std::map<PodId, TimelineCause> terminating_write;  // the write that set each deletion
   std::set<std::string> broken;
 
-  spec::Verdict initial;
+  spec::Findings initial;
   spec::check_state(w, initial);
   for (const auto& [property, message] : initial.violated) {
     broken.insert(std::string(spec::property_def(property).name));
@@ -209,8 +211,8 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
       if (events[e].obj.terminating) terminating_write.try_emplace(events[e].pod, at);
     }
 
-    spec::Verdict v;
-    spec::check_step(before, report, w, v);
+    spec::Findings v;
+    spec::check_step(before, report, w, ledger, v);
     for (const auto& [property, message] : v.violated) {
       const std::string name(spec::property_def(property).name);
       if (!broken.insert(name).second) continue;
