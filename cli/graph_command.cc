@@ -16,7 +16,7 @@
 
 #include "checker/graph.h"
 #include "cli/args.h"
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "properties/world_model.h"
 
 extern char** environ;

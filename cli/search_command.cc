@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cli/args.h"
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "impl/describe.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/world_model.h"
