@@ -9,7 +9,7 @@
 
 #include "cli/counterexample.h"
 #include "cli/json.h"
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/world_model.h"
 

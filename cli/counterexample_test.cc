@@ -200,7 +200,7 @@ TEST(Counterexample, ScenarioErrorsPointIntoTheFile) {
     EXPECT_EQ(e.file, "cx.yaml");
     EXPECT_EQ(e.line, static_cast<int>(node_line) + 1) << e.what();
     EXPECT_EQ(e.column, static_cast<int>(before.find("cpu: 4")) + 6) << e.what();
-    EXPECT_NE(e.message.find("expected an integer"), std::string::npos) << e.what();
+    EXPECT_NE(e.message.find("expected a positive quantity for 'cpu'"), std::string::npos) << e.what();
   }
 }
 

@@ -14,7 +14,7 @@
 #include <ostream>
 
 #include "checker/graph.h"
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/world_model.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli/json.h"
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/world_model.h"

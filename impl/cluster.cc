@@ -2,8 +2,25 @@
 #include "impl/cluster.h"
 
 #include <cassert>
+#include <string>
 
 namespace preemptcheck {
+
+std::string format_cpu(std::int64_t millicores) {
+  if (millicores % kMillicoresPerCore == 0) return std::to_string(millicores / kMillicoresPerCore);
+  return std::to_string(millicores) + "m";
+}
+
+std::string format_memory(std::int64_t bytes) {
+  static constexpr const char* kSuffixes[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  if (bytes == 0 || bytes % 1024 != 0) return std::to_string(bytes);
+  int k = -1;
+  while (k < 5 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++k;
+  }
+  return std::to_string(bytes) + kSuffixes[k];
+}
 
 Cluster::Cluster(Scenario scenario) : scenario_(std::move(scenario)) {
   assert(scenario_.pods.size() <= kMaxPods && "too many pods for a PodSet");

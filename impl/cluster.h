@@ -50,10 +50,11 @@ class pods_in {
   PodSet set_;
 };
 
-/// cpu and memory of a request or a capacity.
+/// cpu (millicores) and memory (bytes) of a request or a capacity, in 64 bits. The loader
+/// bounds every input (files/limits.h) so that the sum over a node's pods cannot overflow.
 struct Resources {
-  int cpu = 0;
-  int memory = 0;
+  std::int64_t cpu = 0;
+  std::int64_t memory = 0;
 
   Resources& operator+=(const Resources& o) {
     cpu += o.cpu;

@@ -1,7 +1,8 @@
 // Scenario: the input of a check — a small cluster, its pending pods, fault budgets and
-// mechanisms (DESIGN §5). A plain value; loading it from YAML lives in cli/.
+// mechanisms (DESIGN §5). A plain value; loading it from YAML lives in files/.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,19 +11,34 @@
 
 namespace preemptcheck {
 
-/// A node and its allocatable capacity, in abstract units.
+/// cpu is counted in millicores (Kubernetes' `1` is 1000, `500m` is 500) and memory in
+/// bytes, both in 64 bits; files/limits.h bounds what a file may give so that sums fit.
+inline constexpr std::int64_t kMillicoresPerCore = 1000;
+
+/// `cores` whole cores in millicores.
+constexpr std::int64_t cores(std::int64_t cores) { return cores * kMillicoresPerCore; }
+
+/// cpu in Kubernetes' form: whole cores as a plain number ("4"), the rest in millicores
+/// ("500m", "1500m"), so that a scenario's `cpu: 4` prints as 4.
+std::string format_cpu(std::int64_t millicores);
+
+/// memory in bytes in Kubernetes' form: a plain number, or with the largest binary suffix
+/// that divides it exactly when it is a multiple of 1024 ("8Gi", "1536Mi").
+std::string format_memory(std::int64_t bytes);
+
+/// A node and its allocatable capacity.
 struct NodeSpec {
   std::string name;
-  int cpu = 0;
-  int memory = 0;
+  std::int64_t cpu = 0;     ///< millicores
+  std::int64_t memory = 0;  ///< bytes
 };
 
 /// A pod. Running pods name their node; pending pods leave it empty.
 struct PodSpec {
   std::string name;
   int priority = 0;
-  int cpu = 0;
-  int memory = 0;
+  std::int64_t cpu = 0;     ///< millicores
+  std::int64_t memory = 0;  ///< bytes
   std::string node;            ///< the node it runs on; empty for a pending pod
   bool arrives_later = false;  ///< created by a `create` action instead of at the start
   bool preempt_never = false;  ///< PreemptionPolicy=Never

@@ -27,7 +27,7 @@ inline constexpr int kLarge = 300;
 inline constexpr int kVeryLarge = 500;
 
 inline NodeSpec node(std::string name, int size = kVeryLarge) {
-  return NodeSpec{std::move(name), size, size};
+  return NodeSpec{std::move(name), cores(size), size};
 }
 
 // A running pod when `on` names a node, a pending pod otherwise.
@@ -35,7 +35,7 @@ inline PodSpec pod(std::string name, int priority, int size, std::string on = ""
   PodSpec p;
   p.name = std::move(name);
   p.priority = priority;
-  p.cpu = size;
+  p.cpu = cores(size);
   p.memory = size;
   p.node = std::move(on);
   return p;

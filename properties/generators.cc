@@ -107,9 +107,9 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
   std::vector<int> free_memory;
   for (int i = 0; i < node_count; ++i) {
     const NodeGene g = i < static_cast<int>(gene.nodes.size()) ? gene.nodes[i] : NodeGene{};
-    NodeSpec n{fmt::format("n{}", i + 1), std::max(1, g.cpu), std::max(1, g.memory)};
-    free_cpu.push_back(n.cpu);
-    free_memory.push_back(n.memory);
+    NodeSpec n{fmt::format("n{}", i + 1), cores(std::max(1, g.cpu)), std::max(1, g.memory)};
+    free_cpu.push_back(std::max(1, g.cpu));
+    free_memory.push_back(std::max(1, g.memory));
     s.nodes.push_back(std::move(n));
   }
   const bool has_pdb = gene.pdb > 0;
@@ -127,7 +127,7 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
       PodSpec p;
       p.name = fmt::format("v{}", s.pods.size() + 1);
       p.priority = g.priority;
-      p.cpu = cpu;
+      p.cpu = cores(cpu);
       p.memory = memory;
       p.node = s.nodes[n].name;
       if (has_pdb && g.labelled) p.labels = label;
@@ -141,14 +141,18 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
     PodSpec p;
     p.name = fmt::format("p{}", ++pending);
     p.priority = g.priority;
-    p.cpu = std::max(0, g.cpu);
+    p.cpu = cores(std::max(0, g.cpu));
     p.memory = std::max(0, g.memory);
     p.arrives_later = g.arrives_later;
     p.preempt_never = g.preempt_never;
     if (has_pdb && g.labelled) p.labels = label;
     s.pods.push_back(std::move(p));
   }
-  if (has_pdb) s.pdbs.push_back(PdbSpec{"web", label, gene.pdb - 1});
+  // A PDB that selects no pod constrains nothing, and a scenario file may not hold one: it
+  // is left out, which changes no schedule.
+  const bool any_labelled =
+      std::any_of(s.pods.begin(), s.pods.end(), [](const PodSpec& p) { return !p.labels.empty(); });
+  if (has_pdb && any_labelled) s.pdbs.push_back(PdbSpec{"web", label, gene.pdb - 1});
   s.faults.eviction_failures = std::max(0, gene.eviction_failures);
   s.faults.binding_failures = std::max(0, gene.binding_failures);
   s.workers = std::max(0, gene.workers);
@@ -178,11 +182,12 @@ int cluster_weight(const Scenario& s) {
 std::string cluster_text(const Scenario& s) {
   std::string out;
   for (const NodeSpec& n : s.nodes) {
-    out += fmt::format("node {} cpu {} memory {}\n", n.name, n.cpu, n.memory);
+    out += fmt::format("node {} cpu {} memory {}\n", n.name, format_cpu(n.cpu),
+                       format_memory(n.memory));
   }
   for (const PodSpec& p : s.pods) {
-    out += fmt::format("pod {} priority {} cpu {} memory {}", p.name, p.priority, p.cpu,
-                       p.memory);
+    out += fmt::format("pod {} priority {} cpu {} memory {}", p.name, p.priority,
+                       format_cpu(p.cpu), format_memory(p.memory));
     if (!p.node.empty()) out += " on " + p.node;
     if (p.arrives_later) out += " arrives later";
     if (p.preempt_never) out += " preemption-policy Never";
@@ -202,12 +207,13 @@ std::string cluster_text(const Scenario& s) {
 std::string check_generated(const Scenario& s, const ClusterBounds& b) {
   const int nodes = static_cast<int>(s.nodes.size());
   if (nodes < b.min_nodes || nodes > b.max_nodes) return fmt::format("{} nodes", nodes);
-  std::vector<int> free_cpu;
-  std::vector<int> free_memory;
+  std::vector<std::int64_t> free_cpu;
+  std::vector<std::int64_t> free_memory;
   for (int i = 0; i < nodes; ++i) {
     const NodeSpec& n = s.nodes[i];
     if (n.name != fmt::format("n{}", i + 1)) return "node name " + n.name;
-    if (n.cpu < 1 || n.cpu > b.max_capacity || n.memory < 1 || n.memory > b.max_capacity) {
+    if (n.cpu % kMillicoresPerCore != 0 || n.cpu < cores(1) || n.cpu > cores(b.max_capacity) ||
+        n.memory < 1 || n.memory > b.max_capacity) {
       return "capacity of " + n.name;
     }
     free_cpu.push_back(n.cpu);
@@ -217,7 +223,8 @@ std::string check_generated(const Scenario& s, const ClusterBounds& b) {
   int pending = 0;
   for (const PodSpec& p : s.pods) {
     if (p.priority < 0 || p.priority > b.max_priority) return "priority of " + p.name;
-    if (p.cpu < 1 || p.cpu > b.max_cpu || p.memory < 0 || p.memory > b.max_memory) {
+    if (p.cpu % kMillicoresPerCore != 0 || p.cpu < cores(1) || p.cpu > cores(b.max_cpu) ||
+        p.memory < 0 || p.memory > b.max_memory) {
       return "request of " + p.name;
     }
     if (!p.labels.empty() && s.pdbs.empty()) return "labels without a PDB on " + p.name;

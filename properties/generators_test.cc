@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 #include "impl/world.h"
 #include "properties/generators.h"
 #include "properties/rapidcheck_run.h"
@@ -126,7 +126,7 @@ TEST(propertiesGenerators, ShrinkTowardTheSmallestCluster) {
   const auto outcome = check(5, 200, [&] {
     const Scenario s = *gen;
     for (const PodSpec& p : s.pods) {
-      if (p.node.empty() && p.priority >= 2 && p.cpu >= 2) {
+      if (p.node.empty() && p.priority >= 2 && p.cpu >= cores(2)) {
         last = s;
         RC_FAIL("a pending pod of priority >= 2 and cpu >= 2");
       }

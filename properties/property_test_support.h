@@ -16,7 +16,7 @@
 #include <vector>
 #include <bitset>
 
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 #include "cli/replay_command.h"
 #include "impl/world.h"
 #include "properties/rapidcheck_run.h"
@@ -38,11 +38,11 @@ inline std::string scratch_dir(const std::string& name) {
 /// is enabled on a fresh World and reaches the recorded fingerprint, and the last step
 /// violates `property` (spec::check_step); `preemptcheck replay` agrees (exit 1). The file
 /// is removed afterwards unless a check failed.
-inline void expect_written_and_replayed(const cli::Counterexample& cx, const std::string& name,
+inline void expect_written_and_replayed(const Counterexample& cx, const std::string& name,
                                         const std::string& property) {
   std::string error;
   const std::string dir = scratch_dir(name);
-  const auto path = cli::write_counterexample(cx, dir, error);
+  const auto path = write_counterexample(cx, dir, error);
   ASSERT_TRUE(path.has_value()) << error;
   // Kept for a look when something failed; removed otherwise.
   struct Cleanup {
@@ -57,14 +57,14 @@ inline void expect_written_and_replayed(const cli::Counterexample& cx, const std
       }
     }
   } cleanup{dir, *path};
-  const cli::Counterexample back = cli::load_counterexample_file(*path);
+  const Counterexample back = load_counterexample_file(*path);
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
   World w(std::make_shared<const Cluster>(back.scenario));
   spec::Ledger ledger(w.cluster());
   spec::Findings last;
   for (std::size_t i = 0; i < back.steps.size(); ++i) {
-    const cli::CounterexampleStep& s = back.steps[i];
+    const CounterexampleStep& s = back.steps[i];
     ASSERT_TRUE(w.is_enabled(s.action)) << "step " << i + 1 << " " << s.text;
     const World before = w;
     const StepReport report = w.apply(s.action);

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 #include "impl/show.h"
 #include "report/swimlanes_html.h"
 #include "report/timeline.h"
@@ -36,9 +36,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string file = argv[1];
-  cli::Counterexample cx;
+  Counterexample cx;
   try {
-    cx = cli::load_counterexample_file(file);
+    cx = load_counterexample_file(file);
   } catch (const std::exception& e) {
     fmt::print(std::cerr, "swimlanes_page: {}\n", e.what());
     return 2;
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   source.property = cx.property;
   source.message = cx.message;
   source.scenario = cx.scenario;
-  for (const cli::CounterexampleStep& s : cx.steps) source.actions.push_back(s.action);
+  for (const CounterexampleStep& s : cx.steps) source.actions.push_back(s.action);
   source.found_by = fmt::format("{}{}, {} step{}", cx.found_by.method,
                                 cx.found_by.shortest ? " (shortest)" : "", cx.steps.size(),
                                 cx.steps.size() == 1 ? "" : "s");

@@ -14,7 +14,8 @@ namespace {
 using Kind = CycleDecision::Kind;
 
 std::string usage(const Resources& r, const Resources& cap) {
-  return fmt::format("cpu {}/{}, memory {}/{}", r.cpu, cap.cpu, r.memory, cap.memory);
+  return fmt::format("cpu {}/{}, memory {}/{}", format_cpu(r.cpu), format_cpu(cap.cpu),
+                     format_memory(r.memory), format_memory(cap.memory));
 }
 
 // no-double-victim: every victim this preemption will delete is not already somebody's

@@ -3,7 +3,7 @@
 //
 // Suite names start with "cli" so that `ctest -R cli` selects them: CTest matches the
 // GoogleTest names, not the executable's.
-#include "cli/scenario_yaml.h"
+#include "files/scenario_yaml.h"
 
 #include <gtest/gtest.h>
 
@@ -92,17 +92,17 @@ TEST(cliScenarioYaml, LoadsEveryField) {
 
   ASSERT_EQ(s.nodes.size(), 2u);
   EXPECT_EQ(s.nodes[0].name, "node-a");
-  EXPECT_EQ(s.nodes[0].cpu, 4);
+  EXPECT_EQ(s.nodes[0].cpu, cores(4));
   EXPECT_EQ(s.nodes[0].memory, 6);
   EXPECT_EQ(s.nodes[1].name, "node-b");
-  EXPECT_EQ(s.nodes[1].cpu, 2);
+  EXPECT_EQ(s.nodes[1].cpu, cores(2));
   EXPECT_EQ(s.nodes[1].memory, 2) << "node memory defaults to its cpu";
 
   ASSERT_EQ(s.pods.size(), 4u);
   const PodSpec& v1 = s.pods[0];
   EXPECT_EQ(v1.name, "v1");
   EXPECT_EQ(v1.priority, 1);
-  EXPECT_EQ(v1.cpu, 1);
+  EXPECT_EQ(v1.cpu, cores(1));
   EXPECT_EQ(v1.memory, 2);
   EXPECT_EQ(v1.node, "node-a");
   EXPECT_FALSE(v1.arrives_later);
@@ -166,12 +166,12 @@ TEST(cliScenarioYaml, AcceptsIntegerEdgesAndBlockStyle) {
   const Scenario s = load_scenario_text(kHead +
                                             "nodes:\n"
                                             "  - name: a\n"
-                                            "    cpu: +2147483647\n"
+                                            "    cpu: +1000000000\n"
                                             "pods:\n"
                                             "  - name: p\n"
                                             "    priority: -2147483648\n",
                                         kFile);
-  EXPECT_EQ(s.nodes[0].cpu, 2147483647);
+  EXPECT_EQ(s.nodes[0].cpu, cores(1000000000));
   EXPECT_EQ(s.pods[0].priority, -2147483648);
 }
 
@@ -233,7 +233,7 @@ TEST(cliScenarioYamlErrors, SyntaxError) {
 }
 
 TEST(cliScenarioYamlErrors, NestingTooDeep) {
-  EXPECT_TRUE(fails_at(std::string(3000, '[') + std::string(3000, ']'), 1, 1,
+  EXPECT_TRUE(fails_at(std::string(3000, '[') + std::string(3000, ']'), 1, 17,
                        "invalid YAML: nesting too deep"));
 }
 
@@ -283,21 +283,21 @@ TEST(cliScenarioYamlErrors, UnknownKeysInEveryMapping) {
 
 TEST(cliScenarioYamlErrors, ExpectedAnInteger) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: abc}\npods: []\n", 4, 20,
-                       "expected an integer for 'cpu', got 'abc'"));
+                       "expected a positive quantity for 'cpu' (a Kubernetes quantity such as 2, 500m or 1.5), got 'abc'"));
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 1.5}\npods: []\n", 4, 20,
-                       "expected an integer for 'cpu', got '1.5'"));
+                       "node 'a' needs 'memory' when its cpu (1500m) is not a whole number of cores"));
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: [1]}\npods: []\n", 4, 20,
-                       "expected an integer for 'cpu', got a sequence"));
+                       "expected a positive quantity for 'cpu', got a sequence"));
 }
 
 TEST(cliScenarioYamlErrors, QuotedIntegerIsAString) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: \"4\"}\npods: []\n", 4, 20,
-                       "expected an integer for 'cpu', got the quoted string '4'"));
+                       "expected a positive quantity for 'cpu', got the quoted string '4'"));
 }
 
 TEST(cliScenarioYamlErrors, EmptyValueIsReportedAtItsKey) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - name: a\n    cpu:\npods: []\n", 5, 5,
-                       "expected an integer for 'cpu', got null"));
+                       "expected a positive quantity for 'cpu', got null"));
 }
 
 TEST(cliScenarioYamlErrors, ExpectedASequence) {
@@ -341,8 +341,9 @@ TEST(cliScenarioYamlErrors, NonScalarKey) {
 }
 
 TEST(cliScenarioYamlErrors, MissingRequiredKey) {
-  EXPECT_TRUE(fails_at("name: s\nnodes: [{name: a, cpu: 1}]\npods: []\n", 1, 1,
-                       "missing required key 'description' in the scenario"));
+  // `description` is optional; a missing name is reported once nothing else is wrong.
+  EXPECT_TRUE(fails_at("nodes: [{name: a, cpu: 1}]\npods: []\n", 1, 1,
+                       "missing required key 'name' in the scenario"));
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\n", 1, 1,
                        "missing required key 'pods' in the scenario"));
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a}\npods: []\n", 4, 5,
@@ -372,9 +373,10 @@ TEST(cliScenarioYamlErrors, DuplicatePodName) {
 }
 
 TEST(cliScenarioYamlErrors, DuplicatePdbName) {
-  EXPECT_TRUE(fails_at(kBody + "pdbs:\n"
-                               "  - {name: b, selector: {}, min-available: 0}\n"
-                               "  - {name: b, selector: {}, min-available: 0}\n",
+  EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods: [{name: p, labels: {app: w}}]\n"
+                               "pdbs:\n"
+                               "  - {name: b, selector: {app: w}, min-available: 0}\n"
+                               "  - {name: b, selector: {app: w}, min-available: 0}\n",
                        7, 12, "duplicate PDB name 'b' (first at line 6, column 12)"));
 }
 
@@ -414,16 +416,16 @@ TEST(cliScenarioYamlErrors, PodOnUnknownNode) {
 
 TEST(cliScenarioYamlErrors, CapacityMustBePositive) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 0}\npods: []\n", 4, 20,
-                       "expected a positive integer for 'cpu', got 0"));
+                       "expected a positive quantity for 'cpu', got 0"));
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 1, memory: -2}\npods: []\n", 4, 31,
-                       "expected a positive integer for 'memory', got -2"));
+                       "expected a positive quantity for 'memory', got -2"));
 }
 
 TEST(cliScenarioYamlErrors, RequestMustNotBeNegative) {
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods:\n  - {name: p, cpu: -1}\n", 5, 20,
-                       "expected a non-negative integer for 'cpu', got -1"));
+                       "expected a non-negative quantity for 'cpu', got -1"));
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods:\n  - {name: p, memory: -1}\n", 5,
-                       23, "expected a non-negative integer for 'memory', got -1"));
+                       23, "expected a non-negative quantity for 'memory', got -1"));
 }
 
 TEST(cliScenarioYamlErrors, OtherCountsMustNotBeNegative) {
@@ -437,7 +439,7 @@ TEST(cliScenarioYamlErrors, OtherCountsMustNotBeNegative) {
 
 TEST(cliScenarioYamlErrors, IntegerOutOfRange) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 99999999999}\npods: []\n", 4, 20,
-                       "integer out of range for 'cpu': '99999999999'"));
+                       "quantity out of range for 'cpu': 99999999999 is above the bound 1000000000"));
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods:\n  - {name: p, priority: "
                                "-2147483649}\n",
                        5, 25, "integer out of range for 'priority'"));
@@ -561,19 +563,23 @@ TEST(cliScenarioYamlWrite, RoundTripsAwkwardStrings) {
   s.description =
       "colon: hash # comma, [brackets] {braces} \"double\" 'single' back\\slash\n"
       "second line\ttab \x01 caf\xc3\xa9 ";
-  s.nodes = {{"~", 3, 5}, {"-dash", 1, 1}, {"a b", 2, 2}};
+  // Object names and labels follow Kubernetes' grammar; the free text is the awkward part.
+  s.description =
+      "colon: hash # comma, [brackets] {braces} \"double\" 'single' back\\slash\n"
+      "second line\ttab caf\xc3\xa9 ";
+  s.nodes = {{"0", cores(3), 5}, {"a.b-c", 1500, 1024}, {"true", cores(2), 2}};
   PodSpec p;
   p.name = "123";
-  p.node = "~";
+  p.node = "0";
   p.priority = -7;
-  p.labels = {{"app.kubernetes.io/name", ""}, {"k: v", "true"}, {"#", "*alias"}};
+  p.labels = {{"app.kubernetes.io/name", ""}, {"k", "true"}, {"a_b", "null"}};
   s.pods = {p};
   PodSpec q;
-  q.name = " leading space";
+  q.name = "null";
   q.arrives_later = true;
   q.memory = 3;
   s.pods.push_back(q);
-  s.pdbs = {{"&anchor", {{"app.kubernetes.io/name", ""}}, 2}, {"none", {}, 0}};
+  s.pdbs = {{"yes", {{"app.kubernetes.io/name", ""}}, 2}, {"on", {{"k", "true"}}, 0}};
   s.faults = {3, 4, 0};
   s.workers = 1;
   s.profile = "sync";

@@ -1,0 +1,448 @@
+// Counterexample files: written as text (yaml-cpp's emitter cannot write comments), read
+// back strictly through the shared reader with every problem at its line and column.
+#include "files/counterexample_yaml.h"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "files/limits.h"
+#include "impl/cluster.h"
+#include "spec/property.h"
+
+namespace preemptcheck {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+// A comment must stay on its line.
+std::string one_line(std::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  std::replace(out.begin(), out.end(), '\r', ' ');
+  return out;
+}
+
+// A word of a file name: letters, digits, '.', '_' and '-' are kept, the rest become '-'.
+std::string file_word(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    out += keep ? c : '-';
+  }
+  return out.empty() ? "unnamed" : out;
+}
+
+// The scenario as canonical YAML, without its `profile` and `mechanisms` (the file states
+// them at the top level, every switch), indented under `scenario:`.
+std::string scenario_block(const Scenario& scenario) {
+  std::istringstream in(scenario_to_yaml(scenario));
+  std::string out;
+  std::string line;
+  bool skipping = false;
+  while (std::getline(in, line)) {
+    const bool top_level = !line.empty() && line[0] != ' ' && line[0] != '#';
+    if (top_level) {
+      skipping = line.starts_with("profile:") || line.starts_with("mechanisms:");
+    }
+    if (skipping) continue;
+    out += line.empty() ? "\n" : fmt::format("  {}\n", line);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+constexpr std::array<std::string_view, 9> kTopKeys = {
+    "property", "message", "also", "found-by", "scenario", "profile", "mechanisms",
+    "scenario-digest", "steps"};
+constexpr std::array<std::string_view, 7> kFoundByKeys = {
+    "method", "shortest", "states", "depth", "properties", "seed", "shrunk"};
+constexpr std::array<std::string_view, 2> kStepKeys = {"action", "fingerprint"};
+constexpr std::array<std::string_view, 2> kAlsoKeys = {"property", "message"};
+
+std::string safety_property_names() {
+  std::string out;
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (!d.is_witness) out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
+  }
+  return out;
+}
+
+class Reader : StrictYaml {
+ public:
+  Reader(std::string_view text, std::string_view file) : StrictYaml(file), text_(text) {}
+
+  Counterexample read() const {
+    const YAML::Node root = parse(text_);
+    if (root.IsNull()) fail_at(1, 1, "expected a counterexample mapping at the top level");
+    if (!root.IsMap() || root.Style() == YAML::EmitterStyle::Flow) {
+      fail(root, fmt::format("expected a block mapping at the top level, one key per line, "
+                             "got {}",
+                             describe(root)));
+    }
+    return counterexample(root);
+  }
+
+ private:
+  // A plain decimal integer in [0, max], unsigned so that a 64-bit seed fits.
+  std::uint64_t unsigned_integer(const Field& f, std::uint64_t max) const {
+    const std::string& s = plain_scalar(f, "a non-negative integer");
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (s.empty() || ptr != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+      fail(f, fmt::format("expected a non-negative integer for '{}', got {}", f.key,
+                          describe(f.value)));
+    }
+    if (ec == std::errc::result_out_of_range || value > max) {
+      fail(f, fmt::format("integer out of range for '{}': {} is above the bound {}", f.key, s,
+                          max));
+    }
+    return value;
+  }
+
+  std::string safety_property(const YAML::Node& at, const std::string& name) const {
+    const auto p = spec::find_property(name);
+    if (!p || spec::property_def(*p).is_witness) {
+      fail(at, fmt::format("unknown property '{}'; expected one of: {}", name,
+                           safety_property_names()));
+    }
+    return name;
+  }
+
+  // "0x" and sixteen hex digits.
+  std::uint64_t hex64(const Field& e, std::string_view what) const {
+    const std::string s = text(e);
+    bool ok = s.size() == 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    std::uint64_t value = 0;
+    for (std::size_t i = 2; ok && i < s.size(); ++i) {
+      const char c = s[i];
+      int digit = -1;
+      if (c >= '0' && c <= '9') digit = c - '0';
+      if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+      ok = digit >= 0;
+      value = (value << 4) | static_cast<std::uint64_t>(digit < 0 ? 0 : digit);
+    }
+    if (!ok) fail(e, fmt::format("expected {} like \"0x0123456789abcdef\", got '{}'", what, s));
+    return value;
+  }
+
+  Counterexample counterexample(const YAML::Node& root) const {
+    static constexpr std::string_view kWhat = "the counterexample";
+    const Fields top = mapping(root, kWhat, kTopKeys);
+    Counterexample cx;
+
+    const Field& property = require(top, "property", kWhat);
+    cx.property = safety_property(property.value.IsNull() ? property.key_node : property.value,
+                                  text(property));
+    cx.message = text(require(top, "message", kWhat));
+    if (const Field* also = top.find("also")) read_also(*also, cx);
+    read_found_by(require(top, "found-by", kWhat), cx.found_by);
+
+    const Field& scenario = require(top, "scenario", kWhat);
+    const Field& profile_entry = require(top, "profile", kWhat);
+    const Field& mechanisms = require(top, "mechanisms", kWhat);
+    const Field& steps = require(top, "steps", kWhat);
+
+    cx.scenario = read_scenario(scenario, top);
+    cx.scenario.profile = text(profile_entry);
+    const auto base = profile(cx.scenario.profile);
+    if (!base) {
+      fail(profile_entry, fmt::format("unknown profile '{}'; expected one of: {}",
+                                      cx.scenario.profile, join_words(profile_names())));
+    }
+    cx.scenario.mechanisms = *base;
+    if (!mechanisms.value.IsMap()) {
+      fail(mechanisms, fmt::format("expected a mapping of switches for 'mechanisms', got {}",
+                                   describe(mechanisms.value)));
+    }
+    for (const Field& m : entries(mechanisms.value).entries) {
+      if (mechanism_values(m.key).empty()) {
+        fail(m.key_node, fmt::format("unknown mechanism '{}'; expected one of: {}", m.key,
+                                     join_words(mechanism_names())));
+      }
+      if (!m.value.IsScalar()) {
+        fail(m, fmt::format("expected a value for mechanism '{}': one of {}", m.key,
+                            join_words(mechanism_values(m.key))));
+      }
+      if (auto error = set_mechanism(cx.scenario.mechanisms, m.key, m.value.Scalar())) {
+        fail(m.value, *error);
+      }
+    }
+    if (const Field* digest = top.find("scenario-digest")) {
+      cx.recorded_digest = hex64(*digest, "a digest");
+      cx.digest_line = digest->value.Mark().line + 1;
+      cx.digest_column = digest->value.Mark().column + 1;
+    }
+    read_steps(steps, cx);
+    return cx;
+  }
+
+  void read_also(const Field& also, Counterexample& cx) const {
+    if (!also.value.IsSequence()) {
+      fail(also, fmt::format("expected a sequence for 'also', got {}", describe(also.value)));
+    }
+    for (auto it = also.value.begin(); it != also.value.end(); ++it) {
+      const YAML::Node e = *it;
+      if (!e.IsMap()) {
+        fail(e, fmt::format("expected {{property: NAME, message: TEXT}} in 'also', got {}",
+                            describe(e)));
+      }
+      const Fields fields = mapping(e, "an 'also' entry", kAlsoKeys);
+      const Field& p = require(fields, "property", "an 'also' entry");
+      checker::PropertyMessage m;
+      m.name = safety_property(p.value.IsNull() ? p.key_node : p.value, text(p));
+      m.message = text(require(fields, "message", "an 'also' entry"));
+      cx.also.push_back(std::move(m));
+    }
+  }
+
+  void read_found_by(const Field& entry, FoundBy& out) const {
+    const Fields fields = mapping(as_map(entry), "'found-by'", kFoundByKeys);
+    out.method = text(require(fields, "method", "'found-by'"));
+    if (const Field* e = fields.find("shortest")) out.shortest = boolean(*e);
+    constexpr auto kMax64 = std::numeric_limits<std::uint64_t>::max();
+    if (const Field* e = fields.find("states")) out.states = unsigned_integer(*e, kMax64);
+    if (const Field* e = fields.find("depth")) {
+      out.depth = static_cast<std::uint32_t>(
+          unsigned_integer(*e, static_cast<std::uint64_t>(limits::kMaxSteps)));
+    }
+    if (const Field* e = fields.find("seed")) out.seed = unsigned_integer(*e, kMax64);
+    if (const Field* e = fields.find("shrunk")) out.shrunk = text(*e);
+    if (const Field* e = fields.find("properties")) {
+      if (!e->value.IsSequence()) {
+        fail(*e, fmt::format("expected a sequence of property names for 'properties', got {}",
+                             describe(e->value)));
+      }
+      for (auto it = e->value.begin(); it != e->value.end(); ++it) {
+        const YAML::Node p = *it;
+        if (!p.IsScalar()) fail(p, fmt::format("expected a property name, got {}", describe(p)));
+        out.properties.push_back(safety_property(p, p.Scalar()));
+      }
+    }
+  }
+
+  // The inline scenario goes through the scenario loader itself. It reads a copy of this
+  // file in which every line outside the scenario's value is blank (lines before it) or
+  // dropped (lines after it), and the text before the value on its first line is spaces:
+  // the loader's lines and columns are then this file's.
+  Scenario read_scenario(const Field& entry, const Fields& top) const {
+    if (!entry.value.IsMap()) {
+      fail(entry, fmt::format("expected a mapping (the scenario) for 'scenario', got {}",
+                              describe(entry.value)));
+    }
+    const YAML::Mark start = entry.value.Mark();
+    int end = -1;  // the first line after the scenario: the next top-level key's
+    for (const Field& e : top.entries) {
+      const int line = e.key_node.Mark().line;
+      if (line > start.line && (end < 0 || line < end)) end = line;
+    }
+    std::istringstream in(text_);
+    std::string sub;
+    std::string line;
+    for (int n = 0; std::getline(in, line) && (end < 0 || n < end); ++n) {
+      if (n < start.line) {
+        sub += '\n';
+        continue;
+      }
+      if (n == start.line) {
+        const auto prefix = std::min<std::size_t>(static_cast<std::size_t>(start.column),
+                                                  line.size());
+        line.replace(0, prefix, prefix, ' ');
+      }
+      sub += line;
+      sub += '\n';
+    }
+    return load_scenario_text(sub, file());
+  }
+
+  void read_steps(const Field& entry, Counterexample& cx) const {
+    if (!entry.value.IsSequence()) {
+      fail(entry, fmt::format("expected a sequence of steps for 'steps', got {}",
+                              describe(entry.value)));
+    }
+    const Cluster cluster(cx.scenario);
+    std::string pods;
+    for (const PodSpec& p : cx.scenario.pods) {
+      pods += fmt::format("{}{}", pods.empty() ? "" : ", ", p.name);
+    }
+    int index = 0;
+    for (auto it = entry.value.begin(); it != entry.value.end(); ++it) {
+      ++index;
+      const YAML::Node node = *it;
+      if (index > limits::kMaxSteps) {
+        fail(node, fmt::format("too many steps: at most {} are supported", limits::kMaxSteps));
+      }
+      CounterexampleStep step;
+      YAML::Node action_node;
+      if (node.IsScalar()) {
+        action_node = node;
+      } else if (node.IsMap()) {
+        const std::string what = fmt::format("step {}", index);
+        const Fields fields = mapping(node, what, kStepKeys);
+        const Field& action = require(fields, "action", what);
+        text(action);
+        action_node = action.value;
+        if (const Field* f = fields.find("fingerprint")) step.fingerprint = hex64(*f, "a fingerprint");
+      } else {
+        fail(node, fmt::format("expected step {} as {{action: \"ACTION\", fingerprint: "
+                               "\"0x…\"}} or as an action, got {}",
+                               index, describe(node)));
+      }
+      step.text = action_node.Scalar();
+      std::string error;
+      const auto action = parse_action(step.text, cluster, &error);
+      if (!action) {
+        if (error.starts_with("unknown pod")) {
+          error += fmt::format("; the scenario's pods are: {}", pods);
+        }
+        fail(action_node, fmt::format("step {}: {}", index, error));
+      }
+      step.action = *action;
+      step.line = action_node.Mark().line + 1;
+      step.column = action_node.Mark().column + 1;
+      cx.steps.push_back(std::move(step));
+    }
+  }
+
+  std::string text_;
+};
+
+}  // namespace
+
+bool Counterexample::digest_matches() const {
+  return recorded_digest && *recorded_digest == scenario_digest(scenario);
+}
+
+bool Counterexample::every_step_fingerprinted() const {
+  return std::all_of(steps.begin(), steps.end(),
+                     [](const CounterexampleStep& s) { return s.fingerprint.has_value(); });
+}
+
+std::uint64_t scenario_digest(const Scenario& scenario) {
+  const std::string text = scenario_to_yaml(scenario);
+  return XXH3_64bits(text.data(), text.size());
+}
+
+std::string format_fingerprint(std::uint64_t fingerprint) {
+  return fmt::format("0x{:016x}", fingerprint);
+}
+
+std::string counterexample_file_name(const Counterexample& cx) {
+  std::string name = fmt::format("{}--{}", file_word(cx.property), file_word(cx.scenario.name));
+  if (cx.scenario.profile != "reference") name += "--" + file_word(cx.scenario.profile);
+  const Mechanisms base = profile(cx.scenario.profile).value_or(Mechanisms{});
+  for (const std::string& d : differences(cx.scenario.mechanisms, base)) {
+    // "--gate=release-before-last" → "gate-release-before-last"
+    std::string word = d.starts_with("--") ? d.substr(2) : d;
+    std::replace(word.begin(), word.end(), '=', '-');
+    name += "--" + file_word(word);
+  }
+  return name + ".yaml";
+}
+
+std::string counterexample_to_yaml(const Counterexample& cx, std::string_view replay_path) {
+  std::string out;
+  out += fmt::format("# Counterexample to {}, written by `preemptcheck {} --out`: regenerate it,\n"
+                     "# never edit it by hand.\n",
+                     cx.property, cx.found_by.seed ? "search" : "check");
+  if (!cx.command.empty()) out += fmt::format("# Found by:  {}\n", one_line(cx.command));
+  out += fmt::format("# Replay:    preemptcheck replay {}\n", one_line(replay_path));
+  out += fmt::format("property: {}\n", cx.property);
+  out += fmt::format("message: {}\n", yaml_quoted(cx.message));
+  if (cx.also.empty()) {
+    out += "also: []\n";
+  } else {
+    out += "also:\n";
+    for (const auto& m : cx.also) {
+      out += fmt::format("  - {{property: {}, message: {}}}\n", m.name, yaml_quoted(m.message));
+    }
+  }
+  out += fmt::format("found-by: {{method: {}, shortest: {}, states: {}, depth: {}",
+                     cx.found_by.method, cx.found_by.shortest ? "true" : "false",
+                     cx.found_by.states, cx.found_by.depth);
+  if (!cx.found_by.properties.empty()) {
+    std::string names;
+    for (const std::string& p : cx.found_by.properties) {
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", p);
+    }
+    out += fmt::format(", properties: [{}]", names);
+  }
+  if (cx.found_by.seed) out += fmt::format(", seed: {}", *cx.found_by.seed);
+  if (!cx.found_by.shrunk.empty()) {
+    out += fmt::format(", shrunk: {}", yaml_quoted(cx.found_by.shrunk));
+  }
+  out += "}\n";
+  out += "scenario:\n";
+  out += scenario_block(cx.scenario);
+  out += fmt::format("profile: {}\n", cx.scenario.profile);
+  std::string switches;
+  for (std::string_view m : mechanism_names()) {
+    switches += fmt::format("{}{}: {}", switches.empty() ? "" : ", ", m,
+                            mechanism_value(cx.scenario.mechanisms, m));
+  }
+  out += fmt::format("mechanisms: {{{}}}\n", switches);
+  out += fmt::format("scenario-digest: \"{}\"  # XXH3 of the scenario and switches above\n",
+                     format_fingerprint(scenario_digest(cx.scenario)));
+  if (cx.steps.empty()) {
+    out += "steps: []  # the initial state already violates the property\n";
+    return out;
+  }
+  out += "steps:\n";
+  std::vector<std::string> entries;
+  std::size_t width = 0;
+  for (const CounterexampleStep& s : cx.steps) {
+    std::string e = fmt::format("  - {{action: {}", yaml_quoted(s.text));
+    if (s.fingerprint) {
+      e += fmt::format(", fingerprint: \"{}\"", format_fingerprint(*s.fingerprint));
+    }
+    e += '}';
+    width = std::max(width, e.size());
+    entries.push_back(std::move(e));
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    out += fmt::format("{:<{}}  # {}\n", entries[i], width, one_line(cx.steps[i].comment));
+  }
+  return out;
+}
+
+Counterexample load_counterexample_text(std::string_view text, std::string_view file_name) {
+  return Reader(text, file_name).read();
+}
+
+Counterexample load_counterexample_file(const std::string& path) {
+  return load_counterexample_text(read_file(path), path);
+}
+
+std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
+                                                std::string& error) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    error = fmt::format("cannot create directory '{}': {}", dir, ec.message());
+    return std::nullopt;
+  }
+  const std::string path = (std::filesystem::path(dir) / counterexample_file_name(cx)).string();
+  const std::string text = counterexample_to_yaml(cx, path);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    error = fmt::format("cannot write '{}'", path);
+    return std::nullopt;
+  }
+  return path;
+}
+
+}  // namespace preemptcheck
