@@ -61,7 +61,7 @@ struct Limits {
   std::optional<std::uint64_t> max_states;
   std::optional<std::uint32_t> max_depth;
   std::optional<double> time_limit_seconds;
-  std::optional<std::uint64_t> max_memory_bytes;
+  std::optional<std::uint64_t> max_memory_bytes = std::nullopt;
 };
 
 /// Counters of a search, so far or at its end.
