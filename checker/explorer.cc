@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "checker/peak_memory.h"
@@ -17,6 +18,20 @@ std::string_view outcome_name(Outcome outcome) {
       return "violated";
     case Outcome::kLimitReached:
       return "limit-reached";
+  }
+  return "unknown";
+}
+
+std::string_view property_status_name(PropertyStatus status) {
+  switch (status) {
+    case PropertyStatus::kHolds:
+      return "holds";
+    case PropertyStatus::kViolated:
+      return "violated";
+    case PropertyStatus::kIncomplete:
+      return "incomplete";
+    case PropertyStatus::kWitness:
+      return "witness";
   }
   return "unknown";
 }
@@ -49,6 +64,10 @@ Stats make_stats(std::uint64_t states, std::uint64_t transitions, std::uint32_t 
   stats.seconds = seconds;
   stats.states_per_second = seconds > 0 ? static_cast<double>(states) / seconds : 0;
   stats.peak_rss_bytes = peak_rss_bytes();
+  const double n = static_cast<double>(states);
+  const double generated = static_cast<double>(transitions) + 1.0;
+  stats.collision_probability = n * (n - 1.0) / 0x1p65;
+  stats.collision_probability_optimistic = std::max(0.0, n * (generated - n) / 0x1p64);
   return stats;
 }
 

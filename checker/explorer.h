@@ -1,7 +1,8 @@
 // Explorer: breadth-first exhaustive search over every interleaving of a Model. Finds the
-// shortest counterexample to the `always` properties, records which `sometimes` witnesses
-// were reached, honours state, depth and time limits, and can show the state graph to a
-// caller through an edge visitor.
+// shortest counterexample to the `always` properties (or one per property), records which
+// `sometimes` witnesses were reached, honours state, depth, time and memory limits, runs on
+// several threads with the same result as on one, and can show the state graph to a caller
+// through an edge visitor (on one thread).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -36,6 +38,8 @@ std::string_view outcome_name(Outcome outcome);
 inline constexpr std::string_view kMaxStatesLimit = "max-states";
 inline constexpr std::string_view kMaxDepthLimit = "max-depth";
 inline constexpr std::string_view kTimeLimit = "time-limit";
+inline constexpr std::string_view kMemoryLimit = "memory limit";
+inline constexpr std::string_view kOutOfMemory = "out of memory";
 
 /// Bounds on a search; an empty bound is no bound.
 ///  - max_states: at most this many distinct states are stored. The step that would discover
@@ -43,12 +47,21 @@ inline constexpr std::string_view kTimeLimit = "time-limit";
 ///    max_states states is explored completely.
 ///  - max_depth: states at this depth are not expanded; if any of them has an enabled action
 ///    the search stops with "max-depth", otherwise the space was complete.
-///  - time_limit_seconds: checked every 1024 expansions, the first one included,
-///    so a limit of 0 always stops the search with "time-limit".
+///  - time_limit_seconds: checked before the first expansion (so a limit of 0 always stops
+///    the search with "time-limit") and then every few hundred expansions.
+///  - max_memory_bytes: checked before each level, before the explorer's tables grow and
+///    every few hundred expansions, against the explorer's own accounting of its tables and
+///    against the process's resident set; the search stops with "memory limit" before it
+///    would pass the bound.
+/// A search stopped by time or memory in the middle of a level reports the figures as of the
+/// start of that level (every state of the level discovered, none expanded): what the
+/// sequential search would report had it stopped at the level's first expansion. A
+/// std::bad_alloc during the search stops it the same way with "out of memory".
 struct Limits {
   std::optional<std::uint64_t> max_states;
   std::optional<std::uint32_t> max_depth;
   std::optional<double> time_limit_seconds;
+  std::optional<std::uint64_t> max_memory_bytes = std::nullopt;
 };
 
 /// Counters of a search, so far or at its end.
@@ -59,6 +72,15 @@ struct Stats {
   double seconds = 0;
   double states_per_second = 0;
   std::uint64_t peak_rss_bytes = 0;
+  std::uint64_t queue = 0;         ///< states discovered and not yet expanded (progress only)
+  std::uint64_t memory_bytes = 0;  ///< bytes the explorer's own tables and queue hold
+  /// The chance that two of the `states` distinct states share a 64-bit fingerprint, so that
+  /// one was never explored: the birthday bound n(n-1)/2^65 for n = states.
+  double collision_probability = 0;
+  /// TLC's "calculated (optimistic)" estimate n(m-n)/2^64, for n = states and m = states
+  /// generated (transitions + 1, the initial state): the chance that a generated state was
+  /// taken for a visited one.
+  double collision_probability_optimistic = 0;
 };
 
 /// A violated property by name, with the model's message.
@@ -88,6 +110,17 @@ struct Violation : Verdict {
   std::optional<std::uint64_t> transition;
 };
 
+/// What a search found about one property (ExploreOptions::per_property).
+enum class PropertyStatus {
+  kHolds,       ///< an `always` property that held in the whole space
+  kViolated,    ///< an `always` property violated; its counterexample is recorded
+  kIncomplete,  ///< an `always` property not violated before a limit stopped the search
+  kWitness,     ///< a `sometimes` property: see Summary::reached
+};
+
+/// "holds", "violated", "incomplete" or "witness".
+std::string_view property_status_name(PropertyStatus status);
+
 /// Everything a search reports apart from the counterexample itself.
 struct Summary {
   Outcome outcome = Outcome::kHolds;
@@ -110,10 +143,20 @@ struct Summary {
   std::uint32_t depth_of(std::uint32_t id) const;
 };
 
+/// One property's verdict; `violation` (its own shortest counterexample, with `property`
+/// and `message` its own) is set exactly when status is kViolated.
+template <class Action>
+struct PropertyResult {
+  PropertyStatus status = PropertyStatus::kIncomplete;
+  std::optional<Violation<Action>> violation;
+};
+
 /// The result of explore(); `violation` is set exactly when outcome is kViolated.
 template <class Action>
 struct Result : Summary {
   std::optional<Violation<Action>> violation;
+  /// Per property index, only with ExploreOptions::per_property; otherwise empty.
+  std::vector<PropertyResult<Action>> property_results;
 };
 
 /// How a search runs and what it shows its caller.
@@ -122,8 +165,18 @@ struct ExploreOptions {
   /// False: explore the whole space (within the limits), recording every violating state;
   /// `violation` is still the shallowest one.
   bool stop_at_violation = true;
-  /// Called about once per second with the counters so far.
+  /// True: record, per `always` property, its own shortest counterexample (shallowest, ties
+  /// to the step generated first) in Result::property_results, and stop only when every
+  /// `always` property is violated or the space is done; stop_at_violation is then ignored.
+  /// `violation` is the first of them, violating_states every violating state.
+  bool per_property = false;
+  /// Worker threads of the breadth-first search (0 counts as 1). Every figure of the result
+  /// is the same for every thread count. Ignored (one thread) when on_edge is set.
+  unsigned threads = 1;
+  /// Called about every progress_interval_seconds with the counters so far (states,
+  /// transitions and queue approximate during a level); never affects the result.
   std::function<void(const Stats&)> progress;
+  double progress_interval_seconds = 3.0;
   /// Called for every generated step (all but one that stops the search at max_states), in
   /// a deterministic order, before its checks are recorded; `is_new` when the step
   /// discovered `to`. The steps with is_new form the shortest-path tree, and the calls are
@@ -136,7 +189,7 @@ namespace detail {
 /// Expansions between two looks at the clock (time limit and progress).
 inline constexpr std::uint64_t kClockInterval = 1024;
 
-/// Counters with the rates and peak memory filled in.
+/// Counters with the rates, peak memory and collision estimates filled in.
 Stats make_stats(std::uint64_t states, std::uint64_t transitions, std::uint32_t depth,
                  double seconds);
 
@@ -147,14 +200,15 @@ Verdict make_verdict(const Observation& obs, const std::vector<PropertyInfo>& pr
 /// Throws std::out_of_range for a witness index the model does not have.
 [[noreturn]] void throw_unknown_property(std::size_t property, std::size_t count);
 
-/// One breadth-first search; see explore().
+/// One breadth-first search on one thread, keeping a fingerprint-to-id map so that it can
+/// show every edge to ExploreOptions::on_edge; see explore().
 template <Model M>
-class Explorer {
+class SequentialExplorer {
  public:
   using State = typename M::State;
   using Action = typename M::Action;
 
-  Explorer(const M& model, const Limits& limits, const ExploreOptions<Action>& opts)
+  SequentialExplorer(const M& model, const Limits& limits, const ExploreOptions<Action>& opts)
       : model_(model),
         limits_(limits),
         opts_(opts),
@@ -332,7 +386,7 @@ class Explorer {
     }
     if (opts_.progress && seconds >= next_progress_) {
       opts_.progress(stats_at(seconds));
-      next_progress_ = seconds + 1.0;
+      next_progress_ = seconds + opts_.progress_interval_seconds;
     }
     return true;
   }
@@ -369,7 +423,7 @@ class Explorer {
   std::deque<std::pair<std::uint32_t, State>> frontier_;
   std::uint64_t transitions_ = 0;
   std::uint64_t expansions_ = 0;
-  double next_progress_ = 1.0;
+  double next_progress_ = opts_.progress_interval_seconds;
 
   std::vector<Action> actions_;  // scratch, reused by every expansion
   Observation obs_;              // scratch, reused by every step
@@ -377,17 +431,33 @@ class Explorer {
 };
 
 }  // namespace detail
+}  // namespace preemptcheck::checker
+
+#include "checker/level_explorer.h"
+
+namespace preemptcheck::checker {
 
 /// Explores every state reachable from model.initial_state(), breadth first, and checks the
 /// model's properties on the initial state and on every step, including steps into states
 /// already visited. States are identified by model.fingerprint(). With stop_at_violation the
 /// search ends at the first violating step, which is at minimal depth; ties go to the step
 /// generated first (states in id order, actions in enabled_actions order). Deterministic:
-/// the same model gives the same ids, counts and path on every run.
+/// the same model gives the same ids, counts and path on every run and every thread count.
+/// The visited set holds 64-bit fingerprints and parent links only; counterexamples are
+/// rebuilt by re-running the model from the initial state along the parents, so the model
+/// must be deterministic (std::logic_error otherwise). With on_edge set the search runs on
+/// one thread and keeps a fingerprint-to-id map instead; threads and max_memory_bytes are
+/// then ignored, and per_property is refused (std::invalid_argument).
 template <Model M>
 Result<typename M::Action> explore(const M& model, const Limits& limits,
                                    const ExploreOptions<typename M::Action>& opts = {}) {
-  return detail::Explorer<M>(model, limits, opts).run();
+  if (opts.on_edge) {
+    if (opts.per_property) {
+      throw std::invalid_argument("a per-property search cannot show its edges");
+    }
+    return detail::SequentialExplorer<M>(model, limits, opts).run();
+  }
+  return detail::LevelExplorer<M>(model, limits, opts).run();
 }
 
 }  // namespace preemptcheck::checker

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +59,27 @@ concept Model = std::copyable<typename M::State> && std::copyable<typename M::Ac
   { m.check_initial(s, obs) } -> std::same_as<void>;
   { m.fingerprint(s) } -> std::same_as<std::uint64_t>;
   { m.properties() } -> std::convertible_to<const std::vector<PropertyInfo>&>;
+};
+
+/// A model that also packs its states, so the breadth-first frontier holds bytes instead of
+/// State objects:
+///  - pack(s, out): appends an encoding of s to out;
+///  - unpack(bytes): the state whose encoding is exactly `bytes`.
+/// A model without it still works: a trivially copyable State is stored by memcpy, any other
+/// State as an object.
+template <class M>
+concept PackedModel = Model<M> && requires(const M& m, const typename M::State& s,
+                                           std::vector<std::byte>& out,
+                                           std::span<const std::byte> in) {
+  { m.pack(s, out) } -> std::same_as<void>;
+  { m.unpack(in) } -> std::same_as<typename M::State>;
+};
+
+/// A packed model whose encodings all have the same length, packed_size() bytes; the
+/// frontier then needs no per-state offsets.
+template <class M>
+concept FixedPackedModel = PackedModel<M> && requires(const M& m) {
+  { m.packed_size() } -> std::convertible_to<std::size_t>;
 };
 
 }  // namespace preemptcheck::checker

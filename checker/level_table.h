@@ -1,0 +1,140 @@
+// LevelTable: the states discovered during one breadth-first level, claimed concurrently.
+//
+// Why our own table: every worker thread looks up and inserts each successor here, so this is
+// the hottest shared structure of the search. It is lock-free open addressing with linear
+// probing over two flat arrays of atomic 64-bit words — a fingerprint is published with one
+// compare-and-swap on its slot's fingerprint word, and the slot's claim key is lowered with a
+// compare-and-swap loop (atomic minimum). Nothing is ever deleted during a level, so there is
+// no ABA hazard; growth is stop-the-world between rounds of the level, which keeps the probe
+// loop free of any resize protocol. A general concurrent map (oneTBB's) would lock buckets
+// and store a pointer-sized node per entry.
+//
+// The claim key of a step is (parent id << 16 | action index); the smallest key among the
+// steps that reach a fingerprint is the step the sequential breadth-first search would have
+// discovered it by, which makes ids, parents and counterexamples independent of threads.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+
+#include "checker/visited_set.h"
+
+namespace preemptcheck::checker {
+
+class LevelTable {
+ public:
+  /// No claim yet.
+  static constexpr std::uint64_t kNoKey = std::numeric_limits<std::uint64_t>::max();
+
+  /// How a claim went.
+  enum class Claim {
+    kInserted,  ///< this call added the fingerprint
+    kPresent,   ///< the fingerprint was there; its key is now at most this call's key
+    kFull,      ///< the table must grow before it takes another fingerprint
+  };
+
+  /// An empty table of `slots` slots (a power of two).
+  explicit LevelTable(std::size_t slots) { allocate(slots); }
+
+  /// Adds `fingerprint` with `key`, or lowers its key to `key`; `slot` receives its slot
+  /// (slot_count() for the fingerprint 0). Thread-safe against other claims.
+  Claim claim(std::uint64_t fingerprint, std::uint64_t key, std::size_t& slot) {
+    if (fingerprint == 0) {
+      slot = slots_;
+      lower(zero_key_, key);
+      return zero_present_.exchange(true, std::memory_order_acq_rel) ? Claim::kPresent
+                                                                     : Claim::kInserted;
+    }
+    for (std::size_t i = spread_bits(fingerprint) & mask_;; i = (i + 1) & mask_) {
+      std::uint64_t seen = fingerprints_[i].load(std::memory_order_acquire);
+      if (seen == 0) {
+        if (size_.load(std::memory_order_relaxed) >= max_fill_) {
+          return Claim::kFull;
+        }
+        if (fingerprints_[i].compare_exchange_strong(seen, fingerprint,
+                                                     std::memory_order_acq_rel)) {
+          size_.fetch_add(1, std::memory_order_relaxed);
+          lower(keys_[i], key);
+          slot = i;
+          return Claim::kInserted;
+        }
+      }
+      if (seen == fingerprint) {
+        lower(keys_[i], key);
+        slot = i;
+        return Claim::kPresent;
+      }
+    }
+  }
+
+  std::size_t slot_count() const { return slots_; }
+  std::size_t size() const {
+    return size_.load(std::memory_order_relaxed) + (zero_present_.load() ? 1 : 0);
+  }
+  std::size_t bytes() const { return slots_ * 2 * sizeof(std::uint64_t); }
+
+  /// The key of `fingerprint`, which must be present (single-threaded, after the level).
+  std::uint64_t find_key(std::uint64_t fingerprint) const {
+    if (fingerprint == 0) {
+      return zero_key_.load(std::memory_order_relaxed);
+    }
+    for (std::size_t i = spread_bits(fingerprint) & mask_;; i = (i + 1) & mask_) {
+      const std::uint64_t seen = fingerprints_[i].load(std::memory_order_relaxed);
+      if (seen == fingerprint || seen == 0) {
+        return seen == 0 ? kNoKey : keys_[i].load(std::memory_order_relaxed);
+      }
+    }
+  }
+
+  /// Doubles the room (single-threaded, no claim running). May throw std::bad_alloc,
+  /// leaving the table as it was.
+  void grow() {
+    LevelTable bigger(slots_ * 2);
+    for (std::size_t i = 0; i < slots_; ++i) {
+      const std::uint64_t fingerprint = fingerprints_[i].load(std::memory_order_relaxed);
+      if (fingerprint != 0) {
+        std::size_t slot = 0;
+        bigger.claim(fingerprint, keys_[i].load(std::memory_order_relaxed), slot);
+      }
+    }
+    fingerprints_ = std::move(bigger.fingerprints_);
+    keys_ = std::move(bigger.keys_);
+    slots_ = bigger.slots_;
+    mask_ = bigger.mask_;
+    max_fill_ = bigger.max_fill_;
+  }
+
+ private:
+  static void lower(std::atomic<std::uint64_t>& word, std::uint64_t key) {
+    std::uint64_t current = word.load(std::memory_order_relaxed);
+    while (key < current &&
+           !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
+    }
+  }
+
+  void allocate(std::size_t slots) {
+    fingerprints_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
+    keys_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
+    for (std::size_t i = 0; i < slots; ++i) {
+      fingerprints_[i].store(0, std::memory_order_relaxed);
+      keys_[i].store(kNoKey, std::memory_order_relaxed);
+    }
+    slots_ = slots;
+    mask_ = slots - 1;
+    max_fill_ = slots / 10 * 7;
+  }
+
+  std::unique_ptr<std::atomic<std::uint64_t>[]> fingerprints_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> keys_;
+  std::size_t slots_ = 0;
+  std::size_t mask_ = 0;
+  std::size_t max_fill_ = 0;
+  std::atomic<std::size_t> size_{0};
+  std::atomic<std::uint64_t> zero_key_{kNoKey};
+  std::atomic<bool> zero_present_{false};
+};
+
+}  // namespace preemptcheck::checker
