@@ -85,10 +85,15 @@ TEST_F(Edited, AMissingDigestOrFingerprintIsExposed) {
   EXPECT_FALSE(a.recorded_digest.has_value());
   EXPECT_FALSE(a.digest_matches());
 
-  const Counterexample b = load_counterexample_text(
-      replace_once(text_, "{action: \"observe\", fingerprint: \"0x05a80caf86685bca\"}",
-                   "{action: \"observe\"}"),
-      "cx.yaml");
+  // The first step loses its fingerprint, whatever the fingerprint is.
+  const auto step_at = text_.find("{action: ");
+  ASSERT_NE(step_at, std::string::npos);
+  const auto fp_at = text_.find(", fingerprint: \"", step_at);
+  const auto fp_end = text_.find('}', fp_at);
+  ASSERT_NE(fp_end, std::string::npos);
+  std::string unfingerprinted = text_;
+  unfingerprinted.erase(fp_at, fp_end - fp_at);
+  const Counterexample b = load_counterexample_text(unfingerprinted, "cx.yaml");
   EXPECT_FALSE(b.every_step_fingerprinted());
   EXPECT_TRUE(b.digest_matches());
 }

@@ -16,7 +16,7 @@ using test::pod;
 
 // The default scenario's core: two running victims, and p-high needs the whole node.
 Scenario two_victims(std::string_view inflight) {
-  Scenario s = test::scenario({NodeSpec{"node-a", 4, 4}},
+  Scenario s = test::scenario({test::node("node-a", 4)},
                               {pod("v1", 1, 2, "node-a"), pod("v2", 1, 2, "node-a"),
                                pod("p-high", 100, 4)});
   EXPECT_FALSE(set_mechanism(s.mechanisms, "inflight", inflight).has_value());
