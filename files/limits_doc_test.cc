@@ -62,7 +62,7 @@ std::set<std::string> limit_names() {
 // "A to B" in a row (the documentation writes a minus sign as U+2212), as two integers.
 std::pair<std::int64_t, std::int64_t> range_in(const std::string& row) {
   std::smatch m;
-  const std::regex range(R"(((?:\xe2\x88\x92|-)?\d+) to (\d+))");
+  const std::regex range("((?:\xe2\x88\x92|-)?[0-9]+) to ([0-9]+)");
   EXPECT_TRUE(std::regex_search(row, m, range)) << "no 'A to B' range in: " << row;
   if (m.empty()) return {-1, -1};
   std::string low = m[1];
