@@ -22,10 +22,13 @@ struct World {
   int size = 1;
 };
 
+// Every rank waits for the others (rank 0 may still be printing and writing files): mpirun
+// ends the whole job as soon as one rank exits with a non-zero status.
 void finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized == 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
   }
 }
