@@ -7,6 +7,7 @@
 #include <memory>
 #include <ostream>
 
+#include "checker/explore_auto.h"
 #include "cli/counterexample.h"
 #include "cli/json.h"
 #include "files/scenario_yaml.h"
@@ -248,7 +249,20 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       options.scenario_path.empty() ? "embedded default" : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
-  Result r = checker::explore(model, options.limits);
+  // Distributed check (docs/mpi.md): under mpirun every rank searches its part; rank 0 alone
+  // prints and writes the counterexample, the others return the same exit status.
+  Result r;
+  try {
+    r = checker::explore_auto(model, options.limits);
+  } catch (const checker::RankFailure& e) {
+    fmt::print(err, "preemptcheck: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (!checker::mpi::is_lead_rank()) {
+    return r.outcome == checker::Outcome::kHolds      ? kExitHolds
+           : r.outcome == checker::Outcome::kViolated ? kExitViolated
+                                                      : kExitLimit;
+  }
   std::vector<TraceStep> steps;
   if (r.violation) steps = trace(cluster, r.violation->path);
   std::string written;
