@@ -93,6 +93,14 @@ const std::vector<Pin>& reference_pins() {
       {"second-node", 5027, 14314, 25,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "preemptor-retried", "gated-preemptor-woken"}},
+      // Faults and later nodes (SPEC §2.3): `reference` survives each.
+      {"user-deletes", 1753, 4188, 18,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"restart", 271, 760, 14,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"node-arrives", 9051, 26396, 27,
+       {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
+        "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
   };
   return kPins;
 }
@@ -177,6 +185,10 @@ const std::vector<Race>& races() {
       // shows its victim terminating, deletes the same victim again (#134249's symptom).
       // Under `reference` the in-flight set makes it wait for its own victims.
       {"g2-single-victim", {"--profile", "kubernetes", "--activate-on-finish=on"}, "no-double-victim", 5},
+      // A user deletes the last victim before the preemptor's job reaches it: the gate opens
+      // when its deletion shows, while victim-1's is not yet observed, and the re-admitted
+      // preemptor chooses victim-1 again (only the in-flight set of `reference` prevents it).
+      {"user-deletes", {"--profile", "kubernetes", "--property", "no-double-victim"}, "no-double-victim", 8},
   };
   return kRaces;
 }

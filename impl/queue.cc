@@ -99,4 +99,18 @@ void World::flush(StepReport& report) {
   }
 }
 
+void World::move_on_node_add(NodeId n, StepReport& report) {
+  // addNodeToCache (pkg/scheduler/eventhandlers.go at 00cd67b7742e5af43e2eb841fde28de797344ed0,
+  // L53–67) calls MoveAllToActiveOrBackoffQueue with the Node/Add event and, with
+  // QueueingHints on, no pre-check. A gated pod is skipped unless its gating plugin registered
+  // the event (pkg/scheduler/backend/queue/scheduling_queue.go at
+  // 003b4460edb52bc9a9fe6cf54294e5b3e4681610, L1225); DefaultPreemption registers only pod
+  // deletion, so a preemptor held at the gate is not moved. NodeResourcesFit's hint queues a
+  // pod whose request fits the new node's allocatable.
+  const Cluster& c = *cluster_;
+  for (PodId p : pods_in(pool_ & ~gated_)) {
+    if (c.request(p).fits_in(c.capacity(n))) add_to_queue(p, report);
+  }
+}
+
 }  // namespace preemptcheck

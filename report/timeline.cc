@@ -92,6 +92,9 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kTerminate:
     case ActionKind::kFlush:
     case ActionKind::kCreate:
+    case ActionKind::kDelete:
+    case ActionKind::kRestart:
+    case ActionKind::kCreateNode:
       return {};
   }
   return {};
@@ -125,7 +128,12 @@ Lane lane_of(ActionKind kind) {
       return Lane::kQueueFlush;
     // A pod that arrives later is created by a user or a controller, outside the scheduler.
     case ActionKind::kCreate:
+    case ActionKind::kDelete:
+    case ActionKind::kCreateNode:
       return Lane::kUser;
+    // A restart is the scheduler process itself: its new scheduling thread relists.
+    case ActionKind::kRestart:
+      return Lane::kSchedulingThread;
   }
   return Lane::kSchedulingThread;
 }

@@ -50,8 +50,13 @@ void Ledger::record(const StepReport& step, const World& after) {
     for (PodSet& s : chosen_by_) s &= ~pod_bit(v);
     standing_[v] = kNoNode;
   }
-  // A failed eviction gives up its victims: they are no longer chosen.
-  if (step.abandoned != 0) chosen_by_[step.action.pod] &= ~step.abandoned;
+  // A failed eviction gives up its victims: they are no longer chosen. A restart gives up
+  // every lost job's victims whose deletion had not started.
+  if (step.abandoned != 0 && step.action.kind == ActionKind::kRestart) {
+    for (PodSet& s : chosen_by_) s &= ~step.abandoned;
+  } else if (step.abandoned != 0) {
+    chosen_by_[step.action.pod] &= ~step.abandoned;
+  }
   // Lower-priority nominations cleared by a preemption are revoked.
   for (PodId q : pods_in(step.cleared)) standing_[q] = kNoNode;
   if (!step.cycle) return;
