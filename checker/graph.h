@@ -147,7 +147,7 @@ struct NeighbourhoodBuild {
 };
 
 /// The neighbourhood of `path` (actions from the initial state): every state along it, bold and
-/// labelled "#k" after its step number, and one level of every other successor of each state
+/// labelled "#k" after its step number ("#2, #4" for a state the path reaches twice), and one level of every other successor of each state
 /// before the last (dashed), in the model's action order. A successor equal to a state already
 /// drawn is the same vertex. States entered by a step that violates an `always` property are
 /// marked violating.
@@ -175,19 +175,29 @@ NeighbourhoodBuild build_neighbourhood(const M& model,
     }
     return it->second;
   };
+  std::map<std::uint32_t, std::string> step_numbers;  // path vertex → "#0" or "#2, #4"
+  auto number = [&](std::uint32_t v, std::size_t k) {
+    std::string& n = step_numbers[v];
+    n += (n.empty() ? "#" : ", #") + std::to_string(k);
+  };
   State current = model.initial_state();
   Observation obs;
   model.check_initial(current, obs);
   std::uint32_t at = vertex(current, true);
   g.vertices[at].initial = true;
   g.vertices[at].violating = !obs.violated.empty();
-  g.vertices[at].label = "#0\n" + g.vertices[at].label;
+  number(at, 0);
+  // A path that returns to a state it passed shows both step numbers on it.
+  auto label_path = [&] {
+    for (const auto& [v, n] : step_numbers) g.vertices[v].label = n + "\n" + g.vertices[v].label;
+  };
   std::vector<Action> enabled;
   for (std::size_t i = 0; i < path.size(); ++i) {
     enabled.clear();
     model.enabled_actions(current, enabled);
     if (std::find(enabled.begin(), enabled.end(), path[i]) == enabled.end()) {
       build.not_enabled = i;
+      label_path();
       return build;
     }
     std::optional<State> next;
@@ -206,9 +216,9 @@ NeighbourhoodBuild build_neighbourhood(const M& model,
     }
     current = std::move(*next);
     at = next_vertex;
-    GraphVertex& v = g.vertices[at];
-    if (!v.label.starts_with("#")) v.label = "#" + std::to_string(i + 1) + "\n" + v.label;
+    number(at, i + 1);
   }
+  label_path();
   return build;
 }
 

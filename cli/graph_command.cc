@@ -120,8 +120,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
         around.graph, o,
         {fmt::format("graph      {} around {} ({})", scenario.name, o.around_path,
                      describe(scenario.mechanisms)),
-         fmt::format("states     {} on the path of {} step{} (bold), {} other successors "
-                     "(dashed), {} steps",
+         fmt::format("states     {} distinct states on the path of {} step{} (bold), {} other "
+                     "successors (dashed), {} steps",
                      around.graph.vertices.size() - off_path, path.size(),
                      path.size() == 1 ? "" : "s", off_path, around.graph.edges.size())},
         dot, out, err);

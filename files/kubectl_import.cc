@@ -660,8 +660,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       min_available = std::max<std::int64_t>(0, matching - max);
     }
     if ((b.min_available && b.min_percent) || b.max_unavailable) {
-      c.drop("PDB percentages and maxUnavailable scaled by the matching pods in the input (the "
-             "disruption controller uses their controllers' scale)",
+      c.drop("the pods' controllers' scale (not in the input; PDB percentages and "
+             "maxUnavailable are scaled by the matching pods instead)",
              b.id());
     }
     // Above the matching count, no pod may be disrupted either way.
