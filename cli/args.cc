@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/graph_command.h"
+#include "cli/import_command.h"
 #include "cli/json.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
@@ -187,6 +188,10 @@ void graph_options(CLI::App& app, GraphOptions& o) {
   app.add_option("--dot", o.dot_path, "Write the DOT text to FILE (- for standard output)")
       ->type_name("FILE");
   app.add_option("--svg", o.svg_path, "Render it to FILE with Graphviz's dot")->type_name("FILE");
+  app.add_option("--around", o.around_path,
+                 "Draw a counterexample's path and each state's other successors (one level), "
+                 "not the whole space; the scenario comes from the file")
+      ->type_name("COUNTEREXAMPLE.yaml");
   whole_option(app, "--max-states", o.max_states, 1, kNoMax, "a positive whole number",
                fmt::format("Refuse (exit 3) a space of more than N states (default {})",
                            kDefaultGraphStates));
@@ -229,6 +234,19 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
   app.add_flag("--json", o.json, "Print one JSON document instead of the text");
 }
 
+void import_options(CLI::App& app, ImportOptions& o) {
+  app.add_option("FILE", o.files,
+                 "kubectl output: `kubectl get nodes,pods,pdb,priorityclasses -A -o yaml` (a List, "
+                 "or several YAML documents); several files are read as one cluster")
+      ->type_name("KUBECTL.yaml");
+  app.add_option("--nodes", o.nodes, "Keep only these nodes (comma-separated) and their pods")
+      ->type_name("A,B")
+      ->delimiter(',');
+  app.add_option("-o,--output", o.out_path, "Write the scenario to FILE (default: standard output)")
+      ->type_name("FILE");
+  app.add_flag("--json", o.json, "Print one JSON document (the scenario inside) instead");
+}
+
 // What is checked after parsing, with the messages of the checks CLI11 cannot express.
 std::optional<std::string> finish(const ReplayOptions& o) {
   if (o.file.empty()) return "expected a counterexample file, as in: preemptcheck replay FILE.yaml";
@@ -241,6 +259,9 @@ std::optional<std::string> finish(const GraphOptions& o) {
   }
   if (!o.svg_path.empty() && o.dot_path == "-") {
     return "--svg renders the DOT file, so it needs --dot FILE rather than --dot -";
+  }
+  if (!o.around_path.empty() && !o.scenario_path.empty()) {
+    return "--around reads the scenario from the counterexample file; leave out SCENARIO";
   }
   return std::nullopt;
 }
@@ -268,6 +289,14 @@ std::optional<std::string> finish(const SearchCommandOptions& o) {
 }
 
 std::optional<std::string> finish(const CheckOptions&) { return std::nullopt; }
+
+std::optional<std::string> finish(const ImportOptions& o) {
+  if (o.files.empty()) {
+    return "expected kubectl YAML files, as in: kubectl get nodes,pods,pdb,priorityclasses -A "
+           "-o yaml > cluster.yaml; preemptcheck import cluster.yaml -o scenario.yaml";
+  }
+  return std::nullopt;
+}
 
 // The first word a command's App did not take, as the error of the hand-written parser
 // that preceded CLI11 worded it.
@@ -334,6 +363,7 @@ struct Commands {
   ReplayOptions replay;
   GraphOptions graph;
   SearchCommandOptions search;
+  ImportOptions import;
   std::shared_ptr<ParseState> check_state = std::make_shared<ParseState>();
   std::shared_ptr<ParseState> search_state = std::make_shared<ParseState>();
   CLI::App app{"A model-checked reference of kube-scheduler's asynchronous preemption.",
@@ -355,14 +385,21 @@ struct Commands {
         "the file's mechanisms");
     replay_options(*r, replay);
     auto* g = app.add_subcommand(
-        "graph", "Write the whole state graph as Graphviz DOT; refuse (exit 3) above --max-states");
+        "graph",
+        "Write the whole state graph as Graphviz DOT with a legend; refuse (exit 3) above "
+        "--max-states. With --around, a counterexample's neighbourhood instead");
     graph_options(*g, graph);
     auto* s = app.add_subcommand(
         "search",
         "Generate small clusters with RapidCheck and explore each exhaustively; shrink a "
         "failing one. Prints its seed and a reproduce line on every run");
     search_options(*s, search, search_state);
-    for (CLI::App* sub : {c, r, g, s}) sub->allow_extras();
+    auto* i = app.add_subcommand(
+        "import",
+        "Turn kubectl YAML (nodes, pods, PDBs, PriorityClasses) into a scenario; list on "
+        "standard error what the scenario leaves out");
+    import_options(*i, import);
+    for (CLI::App* sub : {c, r, g, s, i}) sub->allow_extras();
   }
 
   CLI::App* command(std::string_view name) { return app.get_subcommand(std::string(name)); }
@@ -398,6 +435,11 @@ std::optional<SearchCommandOptions> parse_search_args(const std::vector<std::str
   return parse_into<SearchCommandOptions>(
       "search", args, error,
       [&](CLI::App& app, SearchCommandOptions& o) { search_options(app, o, state); });
+}
+
+std::optional<ImportOptions> parse_import_args(const std::vector<std::string>& args,
+                                               std::string& error) {
+  return parse_into<ImportOptions>("import", args, error, import_options);
 }
 
 std::string usage_text() {
@@ -471,6 +513,8 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
       e = finish(c.graph);
     } else if (!e && command == "search") {
       e = finish(c.search);
+    } else if (!e && command == "import") {
+      e = finish(c.import);
     }
     if (e) error = *e;
   }
@@ -491,6 +535,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (command == "replay") rc = run_replay(c.replay, command_out, command_err);
   if (command == "graph") rc = run_graph(c.graph, command_out, command_err);
   if (command == "search") rc = run_search_command(c.search, command_out, command_err);
+  if (command == "import") rc = run_import(c.import, command_out, command_err);
   if (json) {
     err << captured.str();
     if (rc != kExitBadInput) {

@@ -64,6 +64,12 @@ with tempfile.TemporaryDirectory() as scratch:
          "--out", scratch], 1)
     run(["search", "--json", "--stateful", "--seed", "1", "--runs", "2", "--max-steps", "20"], 0)
     run(["search", "--json", "--differential", "--seed", "1"], 2)
+    doc = run(["import", "files/testdata/kubectl-cluster.yaml", "--json"], 0)
+    if doc and not doc["dropped"]:
+        failures.append("import --json: the fixture's dropped fields are not listed")
+    doc = run(["import", "files/testdata/kubectl-malformed-quantity.yaml", "--json"], 2)
+    if doc and not doc["error"].get("line"):
+        failures.append(f"import of a malformed fixture: the error names no line: {doc['error']}")
     doc = run(["check", bad, "--json"], 2)
     if doc and (doc["error"].get("file") != bad or not doc["error"].get("line")):
         failures.append(f"check {bad}: the error names no file and line: {doc['error']}")
