@@ -227,6 +227,16 @@ TEST(cliScenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
   }
 }
 
+// A higher-priority takeover revokes the lower preemptor's nomination when it is decided,
+// whatever the executor has patched yet: p-mid preempting again on node-a after p-high took
+// node-b over is not over-preemption (the property is judged on decisions).
+TEST(cliScenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
+  auto r = check("takeover-pdb", {"--profile", "kubernetes", "--property", "no-over-preemption"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+      << (r.violation ? r.violation->message : r.limit);
+  EXPECT_TRUE(reached(r).count("takeover"));
+}
+
 // PR #142294's fix for #141694 closes the race exhaustively on the same scenario.
 TEST(cliScenarios, ActivateOnFinishClosesTheStuckPreemptor) {
   auto r = check("g1-basic", {"--profile", "kubernetes", "--activate-on-finish=on", "--property",
@@ -249,6 +259,25 @@ TEST(cliScenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
       auto r = check(pin.scenario, {sw});
       EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << pin.scenario << " " << sw;
     }
+  }
+}
+
+// KEP-4832's throughput claim (SPEC §8): four victims, no lower-priority nominee. With
+// synchronous deletion the scheduling thread waits for one Parallelizer wave of PATCH then
+// DELETE (2) and the preemptor's own status patch (1); with asynchronous deletion only for
+// the latter. The figures do not depend on the run's deletion switch.
+TEST(cliScenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsync) {
+  for (const std::string deletion : {"--deletion=async", "--deletion=sync"}) {
+    std::string error;
+    auto options = parse_check_args({scenario_path("four-victims"), deletion}, error);
+    ASSERT_TRUE(options.has_value()) << error;
+    Scenario s = load_scenario(options->scenario_path);
+    ASSERT_FALSE(apply_choice(s, options->mechanisms).has_value());
+    WorldModel model(std::make_shared<const Cluster>(s), options->checked);
+    auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+    ASSERT_EQ(r.outcome, checker::Outcome::kHolds) << deletion;
+    EXPECT_EQ(model.peak_round_trips().sync, 3u) << deletion;
+    EXPECT_EQ(model.peak_round_trips().async, 1u) << deletion;
   }
 }
 
