@@ -266,7 +266,8 @@ TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVict
 // of `reference` already close their race (reported in SPEC.md as findings).
 TEST(cliScenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
   for (const std::string sw : {"--gate=release-before-last", "--gate=hold-until-done",
-                               "--clear-lower=async", "--stale-nomination=apply"}) {
+                               "--clear-lower=async", "--stale-nomination=apply",
+                               "--wake-on-release=off"}) {
     for (const Pin& pin : reference_pins()) {
       // three-preemptors is the race stale-nomination=ignore guards (pinned in races()).
       if (pin.scenario == "three-preemptors" && sw == "--stale-nomination=apply") continue;
