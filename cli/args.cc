@@ -150,9 +150,15 @@ void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
 }
 
 void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseState>& state) {
-  app.add_option("SCENARIO", o.scenario_path,
-                 "The scenario YAML file (default: the embedded scenarios/default.yaml)")
-      ->type_name("SCENARIO.yaml");
+  CLI::Option* scenario =
+      app.add_option("SCENARIO", o.scenario_path,
+                     "The scenario YAML file (default: the embedded scenarios/default.yaml)")
+          ->type_name("SCENARIO.yaml");
+  app.add_option("--scenario-of", o.scenario_of,
+                 "Check the inline scenario of a counterexample FILE (its recorded mechanisms "
+                 "are the starting point, as a scenario's own are) instead of SCENARIO")
+      ->type_name("FILE")
+      ->excludes(scenario);
   mechanism_options(app, o.mechanisms);
   whole_option(app, "--max-states", o.limits.max_states, 0, kNoMax, "a whole number",
                fmt::format("Stop after N distinct states (default {}); exit 3", kDefaultMaxStates));

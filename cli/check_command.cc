@@ -10,6 +10,7 @@
 #include "checker/explore_auto.h"
 #include "cli/counterexample.h"
 #include "cli/json.h"
+#include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/world_model.h"
@@ -48,11 +49,17 @@ std::string stats_line(const checker::Stats& s) {
 }
 
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
+                 const spec::BlockingRoundTrips& trips,
                  const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
                  const std::string& written, std::ostream& out) {
   fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
+  fmt::print(out,
+             "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
+             "waiting: {} API round trip{} with deletion=sync, {} with deletion=async\n",
+             r.outcome == checker::Outcome::kHolds ? "" : " explored", trips.sync,
+             trips.sync == 1 ? "" : "s", trips.async);
   const bool violated = r.outcome == checker::Outcome::kViolated;
   const bool complete = r.outcome == checker::Outcome::kHolds;
   fmt::print(out, "properties\n");
@@ -124,7 +131,7 @@ std::pair<std::string_view, std::string> json_verdict(const spec::PropertyDef& d
 }
 
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
-                const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
+                const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
                 const std::string& written, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
@@ -138,7 +145,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 {"depth", r.stats.depth},
                 {"seconds", r.stats.seconds},
                 {"states_per_second", r.stats.states_per_second},
-                {"peak_rss_bytes", r.stats.peak_rss_bytes}};
+                {"peak_rss_bytes", r.stats.peak_rss_bytes},
+                {"blocking_round_trips", {{"sync", trips.sync}, {"async", trips.async}}}};
   Json properties = Json::array();
   Json witnesses = Json::object();
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -180,6 +188,7 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
 std::string command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
   if (!o.scenario_path.empty()) out += " " + o.scenario_path;
+  if (!o.scenario_of.empty()) out += " --scenario-of " + o.scenario_of;
   if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
   for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
   if (!o.checked.all()) {
@@ -234,7 +243,9 @@ void print_notes(const std::vector<std::string>& notes, std::string_view command
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   Scenario scenario;
   try {
-    scenario = load_scenario(options.scenario_path);
+    scenario = options.scenario_of.empty()
+                   ? load_scenario(options.scenario_path)
+                   : load_counterexample_file(options.scenario_of).scenario;
   } catch (const ScenarioError& e) {
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
@@ -246,7 +257,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   print_notes(notes, "check", err);
   const std::string source =
-      options.scenario_path.empty() ? "embedded default" : options.scenario_path;
+      !options.scenario_of.empty()     ? "the scenario of " + options.scenario_of
+      : options.scenario_path.empty() ? std::string("embedded default")
+                                      : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
   // Distributed check (docs/mpi.md): under mpirun every rank searches its part; rank 0 alone
@@ -278,9 +291,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     written = *path;
   }
   if (options.json) {
-    print_json(scenario, source, r, steps, options.checked, written, out);
+    print_json(scenario, source, r, model.peak_round_trips(), steps, options.checked, written, out);
   } else {
-    print_human(scenario, source, r, steps, options.checked, written, out);
+    print_human(scenario, source, r, model.peak_round_trips(), steps, options.checked, written, out);
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:

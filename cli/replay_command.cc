@@ -144,6 +144,11 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
                "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
                "not compared\n",
                describe(cx.scenario.mechanisms), cx.scenario.profile, diffs);
+    fmt::print(out,
+               "illustration   this replays one schedule under other mechanisms, to show where "
+               "it breaks; it proves nothing. To prove the race closed, check every "
+               "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
+               o.file, run.profile, cx.property);
   } else {
     fmt::print(out, "               as recorded; every step's fingerprint is compared\n");
   }

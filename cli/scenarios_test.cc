@@ -67,10 +67,15 @@ const std::vector<Pin>& reference_pins() {
       {"binding-in-flight", 107, 207, 15,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"default", 8889, 24757, 29,
+      {"default", 8819, 24545, 29,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      {"early-gate", 594, 1290, 18,
+       {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
+        "gated-preemptor-woken"}},
       {"eviction-failure", 287, 674, 17,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"four-victims", 21084, 53947, 22,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"g1-basic", 132, 309, 14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
@@ -79,10 +84,10 @@ const std::vector<Pin>& reference_pins() {
       {"g3-lower-no-takeover", 250, 672, 15,
        {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"g4-higher-takeover", 1439, 3756, 26,
+      {"g4-higher-takeover", 1425, 3718, 26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"nomination-released", 1041, 2848, 26,
+      {"nomination-released", 1035, 2831, 26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
       {"nomination-window", 61, 145, 11,
@@ -90,7 +95,7 @@ const std::vector<Pin>& reference_pins() {
         "gated-preemptor-woken"}},
       {"pdb", 33, 64, 10,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"second-node", 5027, 14314, 25,
+      {"second-node", 5013, 14294, 24,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "preemptor-retried", "gated-preemptor-woken"}},
       // Faults and later nodes (SPEC §2.3): `reference` survives each.
@@ -99,6 +104,12 @@ const std::vector<Pin>& reference_pins() {
       {"restart", 271, 760, 14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"node-arrives", 9051, 26396, 27,
+       {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
+        "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      {"takeover-pdb", 309399, 977597, 32,
+       {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
+        "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      {"three-preemptors", 289966, 1000162, 40,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
   };
@@ -173,14 +184,15 @@ const std::vector<Race>& races() {
       // The case KEP-4832 accepts: a higher-priority preemptor takes the same victims.
       {"g4-higher-takeover", {"--inflight=preemptor-only"}, "no-double-victim", 4},
       {"binding-in-flight", {"--activate-on-finish=off"}, "no-lost-wakeup", 9},
-      {"second-node", {"--profile", "kubernetes-1.32", "--property", "no-over-preemption"}, "no-over-preemption", 8},
+      // The 1.32 gate re-admits p1 before its last delete; it preempts again elsewhere.
+      {"early-gate", {"--profile", "kubernetes-1.32", "--property", "no-over-preemption"}, "no-over-preemption", 11},
       // Without assume, p-mid binds into the space p-high was preempting for.
       {"g3-lower-no-takeover", {"--assume=off", "--property", "expected-outcome"}, "expected-outcome", 17},
       // #141694: kube-scheduler's redundant second preemption of an already deleted victim;
       // the delete event is used up while the preemptor is gated and nothing activates it.
       {"g1-basic", {"--profile", "kubernetes", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 16},
-      // A dropped nomination wakes nobody: p-small waits for the flush.
-      {"nomination-released", {"--wake-on-release=off"}, "no-lost-wakeup", 15},
+      // A stale informer update drops p-c's newer in-memory nomination; p-b takes its space.
+      {"three-preemptors", {"--stale-nomination=apply", "--property", "no-double-claim"}, "no-double-claim", 19},
       // PR #142294 on kube-scheduler as it is: the preemptor, activated before the informer
       // shows its victim terminating, deletes the same victim again (#134249's symptom).
       // Under `reference` the in-flight set makes it wait for its own victims.
@@ -239,6 +251,16 @@ TEST(cliScenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
   }
 }
 
+// A higher-priority takeover revokes the lower preemptor's nomination when it is decided,
+// whatever the executor has patched yet: p-mid preempting again on node-a after p-high took
+// node-b over is not over-preemption (the property is judged on decisions).
+TEST(cliScenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
+  auto r = check("takeover-pdb", {"--profile", "kubernetes", "--property", "no-over-preemption"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+      << (r.violation ? r.violation->message : r.limit);
+  EXPECT_TRUE(reached(r).count("takeover"));
+}
+
 // PR #142294's fix for #141694 closes the race exhaustively on the same scenario.
 TEST(cliScenarios, ActivateOnFinishClosesTheStuckPreemptor) {
   auto r = check("g1-basic", {"--profile", "kubernetes", "--activate-on-finish=on", "--property",
@@ -256,11 +278,33 @@ TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVict
 // of `reference` already close their race (reported in SPEC.md as findings).
 TEST(cliScenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
   for (const std::string sw : {"--gate=release-before-last", "--gate=hold-until-done",
-                               "--clear-lower=async", "--stale-nomination=apply"}) {
+                               "--clear-lower=async", "--stale-nomination=apply",
+                               "--wake-on-release=off"}) {
     for (const Pin& pin : reference_pins()) {
+      // three-preemptors is the race stale-nomination=ignore guards (pinned in races()).
+      if (pin.scenario == "three-preemptors" && sw == "--stale-nomination=apply") continue;
       auto r = check(pin.scenario, {sw});
       EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << pin.scenario << " " << sw;
     }
+  }
+}
+
+// KEP-4832's throughput claim (SPEC §8): four victims, no lower-priority nominee. With
+// synchronous deletion the scheduling thread waits for one Parallelizer wave of PATCH then
+// DELETE (2) and the preemptor's own status patch (1); with asynchronous deletion only for
+// the latter. The figures do not depend on the run's deletion switch.
+TEST(cliScenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsync) {
+  for (const std::string deletion : {"--deletion=async", "--deletion=sync"}) {
+    std::string error;
+    auto options = parse_check_args({scenario_path("four-victims"), deletion}, error);
+    ASSERT_TRUE(options.has_value()) << error;
+    Scenario s = load_scenario(options->scenario_path);
+    ASSERT_FALSE(apply_choice(s, options->mechanisms).has_value());
+    WorldModel model(std::make_shared<const Cluster>(s), options->checked);
+    auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+    ASSERT_EQ(r.outcome, checker::Outcome::kHolds) << deletion;
+    EXPECT_EQ(model.peak_round_trips().sync, 3u) << deletion;
+    EXPECT_EQ(model.peak_round_trips().async, 1u) << deletion;
   }
 }
 

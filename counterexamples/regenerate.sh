@@ -42,12 +42,12 @@ check scenarios/g2-single-victim.yaml --gate=hold-until-done --activate-on-finis
 check scenarios/g2-single-victim.yaml --profile kubernetes --gate=release-before-last
 check scenarios/g4-higher-takeover.yaml --inflight=preemptor-only
 check scenarios/binding-in-flight.yaml --activate-on-finish=off
-check scenarios/second-node.yaml --profile kubernetes-1.32 --property no-over-preemption
+check scenarios/early-gate.yaml --profile kubernetes-1.32 --property no-over-preemption
 check scenarios/g3-lower-no-takeover.yaml --assume=off --property expected-outcome
 # #141694, under today's kube-scheduler.
 check scenarios/g1-basic.yaml --profile kubernetes --property no-lost-wakeup
-# A dropped nomination wakes nobody.
-check scenarios/nomination-released.yaml --wake-on-release=off
+# A stale informer update undoes a newer in-memory nomination.
+check scenarios/three-preemptors.yaml --stale-nomination=apply --property no-double-claim
 # PR #142294 on today's kube-scheduler: activated before the informer catches up.
 check scenarios/g2-single-victim.yaml --profile kubernetes --activate-on-finish=on
 

@@ -194,6 +194,9 @@ class World {
   void move_all_on_delete(StepReport& report);
   /// Moves the unschedulable pods in `pods` through PreEnqueue (gated ones stay gated).
   void move_unschedulable(PodSet pods, StepReport& report);
+  /// PR #129058: the informer saw pod p's nominatedNodeName cleared or changed, or p deleted
+  /// with one; moves the unschedulable pods of priority <= p's (p included) through PreEnqueue.
+  void move_lower_or_equal(PodId p, StepReport& report);
   /// wake-on-release: held space was given back; every unschedulable pod but `except`
   /// may now fit or preempt.
   void wake_on_release(PodId except, StepReport& report);

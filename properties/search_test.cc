@@ -98,10 +98,13 @@ void PrintTo(const Finding& f, std::ostream* os) { *os << f.name; }
 const std::vector<Finding>& fixed_findings() {
   static const std::vector<Finding> kFindings = {
       // A: a pod unschedulable only because of another pod's nomination is woken when that
-      // nomination is dropped.
+      // nomination is dropped. An artifact of a model without kube-scheduler's move on a
+      // nominatedNodeName change (PR #129058), now in every profile: the search holds with
+      // wake-on-release off as well (nothing reopens it).
       {"cleared_nomination_wakes_the_pods_it_held", "no-lost-wakeup",
-       {"--seed", "5", "--runs", "3000", "--max-nodes", "1", "--max-pods", "4", "--max-faults", "0"},
-       {"--wake-on-release=off"}, "schedule"},
+       {"--seed", "5", "--runs", "3000", "--max-nodes", "1", "--max-pods", "4", "--max-faults", "0",
+        "--wake-on-release=off"},
+       {}, ""},
       // B: a preemptor activated at the end of its job, before the informer shows its victim
       // terminating, waits for its own victims instead of choosing a second one.
       {"preemptor_waits_for_its_own_victims", "no-over-preemption",
@@ -193,7 +196,8 @@ const std::vector<Switch>& switches() {
       // PR #142294 on today's kube-scheduler.
       {"kubernetes_activate_on_finish", {"--profile", "kubernetes", "--activate-on-finish=on"},
        "no-double-victim", 1, 2},
-      // A dropped nomination needs a third pod and a later arrival: a larger budget.
+      // What wake-on-release still closes: a failed eviction gives back victims the in-flight
+      // set kept from everyone (§11 class C); it needs a fault and a third pod: a larger budget.
       {"wake_on_release_off", {"--wake-on-release=off"}, "no-lost-wakeup", 1, 3, "3000"},
   };
   return kSwitches;

@@ -65,11 +65,23 @@ void Ledger::record(const StepReport& step, const World& after) {
     case Kind::kNoCandidate:   // PostFilter cleared it
       standing_[p] = kNoNode;
       return;
-    case Kind::kPreempt:
+    case Kind::kPreempt: {
+      // The preemption decides a takeover: every standing nomination of strictly lower
+      // priority to the chosen node is revoked now, whatever the executor has patched yet —
+      // kube-scheduler's getLowerPriorityNominatedPods/clearNominatedNodeName will clear them
+      // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+      // L452-465, L422-444).
+      const Cluster& c = after.cluster();
+      for (PodId q = 0; q < standing_.size(); ++q) {
+        if (q != p && standing_[q] == step.decision.node && c.priority(q) < c.priority(p)) {
+          standing_[q] = kNoNode;
+        }
+      }
       // A pod deleted while the scheduler still saw it nominates nothing: its status patch
       // finds no pod.
       standing_[p] = after.api(p).exists ? step.decision.node : kNoNode;
       return;
+    }
     case Kind::kIneligible:
       return;
   }
