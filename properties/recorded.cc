@@ -58,8 +58,8 @@ std::string divergence(const Counterexample& cx, const Schedule& schedule) {
     }
   }
   if (recorded == nullptr) {
-    return fmt::format("{} did not break {}; the file records {}: {}", cx.property, at_step(n),
-                       messages(schedule.violated_at(n)), cx.message);
+    return fmt::format("the file records {} at step {}, but {} broke there instead",
+                       cx.property, n, messages(schedule.violated_at(n)));
   }
   if (recorded->message != cx.message) {
     return fmt::format("{} broke {} with message \"{}\"; the file records \"{}\"", cx.property,
