@@ -8,11 +8,10 @@
 #include <ostream>
 
 #include "checker/explore_auto.h"
-#include "cli/counterexample.h"
 #include "cli/json.h"
 #include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
-#include "impl/show.h"
+#include "properties/schedule.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck::cli {
@@ -25,16 +24,10 @@ struct TraceStep {
   std::string comment;
 };
 
-// Replays a path from the initial world to say what each step did.
-std::vector<TraceStep> trace(const std::shared_ptr<const Cluster>& cluster,
-                             const std::vector<Action>& path) {
+// The steps of a replayed schedule as the output prints them.
+std::vector<TraceStep> trace(const Schedule& schedule) {
   std::vector<TraceStep> out;
-  World w(cluster);
-  for (const Action& a : path) {
-    World before = w;
-    StepReport step = w.apply(a);
-    out.push_back({format_action(a, *cluster), describe_step(before, step, w)});
-  }
+  for (const ScheduleStep& s : schedule.steps) out.push_back({s.text, s.comment});
   return out;
 }
 
@@ -276,14 +269,18 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
            : r.outcome == checker::Outcome::kViolated ? kExitViolated
                                                       : kExitLimit;
   }
+  std::optional<Schedule> schedule;
+  if (r.violation) schedule = replay_schedule(scenario, r.violation->path, options.checked);
   std::vector<TraceStep> steps;
-  if (r.violation) steps = trace(cluster, r.violation->path);
+  if (schedule) steps = trace(*schedule);
   std::string written;
   if (r.violation && !options.out_dir.empty()) {
     std::string error;
+    FoundBy found_by;
+    found_by.states = r.stats.states;
     const auto path = write_counterexample(
-        make_counterexample(scenario, r, options.checked, command_line(options)), options.out_dir,
-        error);
+        to_counterexample(*schedule, scenario, r.violation->name, found_by, command_line(options)),
+        options.out_dir, error);
     if (!path) {
       fmt::print(err, "preemptcheck: {}\n", error);
       return kExitBadInput;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/search_command.h"
-#include "properties/property_test_support.h"
+#include "cli/search_test_support.h"
 #include "properties/search.h"
 #include "properties/world_model.h"
 
@@ -66,7 +66,7 @@ void expect_shortest_and_replayed(const Search& s, const std::string& name) {
   const auto bfs = checker::explore(model, checker::Limits{s.search.max_states, {}, {}});
   ASSERT_TRUE(bfs.violation.has_value());
   EXPECT_EQ(bfs.violation->path, shrunk.result.violation->path);
-  const cli::Counterexample cx = cli::search_counterexample(
+  const Counterexample cx = search_counterexample(
       *s.result.found, shrunk, s.search.checked, *s.options.seed, s.command);
   EXPECT_EQ(cx.found_by.method, "rapidcheck");
   EXPECT_EQ(cx.found_by.seed, s.options.seed);

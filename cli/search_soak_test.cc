@@ -1,4 +1,4 @@
-// Soak: the reference runs of search_test.cc and stateful_test.cc, unseeded and with larger
+// Soak: the reference runs of search_run_test.cc and stateful_run_test.cc, unseeded and with larger
 // budgets (`ctest -L soak`). Each prints its seed; RC_PARAMS="seed=S max_success=N" repeats
 // a run, and the printed `preemptcheck search` command repeats it from the command line.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/search_command.h"
-#include "properties/property_test_support.h"
+#include "cli/search_test_support.h"
 
 namespace preemptcheck {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cli/search_command.h"
-#include "properties/property_test_support.h"
+#include "cli/search_test_support.h"
 #include "properties/stateful.h"
 #include "properties/world_model.h"
 
@@ -101,11 +101,12 @@ TEST_P(PlantedDefect, IsCaughtAndShrunkToAtMostEightSteps) {
   // Without the defect the same schedule breaks nothing (or cannot run).
   Scenario fixed = r.reduced->scenario;
   fixed.mechanisms = Mechanisms{};
-  const ScheduleReplay replay = replay_schedule(fixed, r.reduced->steps, one);
-  EXPECT_FALSE(replay.enabled && replay.broken.has_value());
+  EXPECT_FALSE(broken_schedule(fixed, replay_schedule(fixed, r.reduced->steps, one,
+                                                     StopAt::kFirstViolation))
+                   .has_value());
 
-  const cli::Counterexample cx =
-      cli::stateful_counterexample(*r.found, *r.reduced, s.stateful.checked, *s.options.seed,
+  const Counterexample cx =
+      stateful_counterexample(*r.found, *r.reduced, s.stateful.checked, *s.options.seed,
                                    s.command);
   EXPECT_EQ(cx.found_by.method, "rapidcheck-stateful");
   EXPECT_FALSE(cx.found_by.shortest);

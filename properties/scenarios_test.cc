@@ -11,28 +11,45 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <bitset>
 
 #include "checker/explorer.h"
-#include "cli/args.h"
-#include "cli/check_command.h"
+#include "files/scenario_yaml.h"
+#include "impl/mechanisms.h"
 #include "properties/world_model.h"
 #include "spec/property.h"
 
-namespace preemptcheck::cli {
+namespace preemptcheck {
 namespace {
 
 std::string scenario_path(const std::string& name) { return "scenarios/" + name + ".yaml"; }
 
-// Parses `args` as `check` would and explores the result.
-checker::Result<Action> check(const std::string& scenario, std::vector<std::string> args,
+// Reads the words of a pin as `check` does — "--profile P" first, then each "--NAME=VALUE"
+// switch on top of it, and "--property NAME" to check only those — and explores.
+checker::Result<Action> check(const std::string& scenario, const std::vector<std::string>& args,
                               std::uint64_t max_states = 2'000'000) {
-  args.insert(args.begin(), scenario_path(scenario));
-  std::string error;
-  auto options = parse_check_args(args, error);
-  EXPECT_TRUE(options.has_value()) << error;
-  Scenario s = load_scenario(options->scenario_path);
-  EXPECT_FALSE(apply_choice(s, options->mechanisms).has_value());
-  WorldModel model(std::make_shared<const Cluster>(s), options->checked);
+  Scenario s = load_scenario_file(scenario_path(scenario));
+  std::bitset<spec::kPropertyCount> checked;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--profile") {
+      const auto m = profile(args.at(++i));
+      EXPECT_TRUE(m.has_value()) << args[i];
+      s.profile = args[i];
+      s.mechanisms = *m;
+    } else if (args[i] == "--property") {
+      const auto p = spec::find_property(args.at(++i));
+      EXPECT_TRUE(p.has_value()) << args[i];
+      checked.set(static_cast<std::size_t>(*p));
+    }
+  }
+  for (const std::string& word : args) {
+    const auto eq = word.find('=');
+    if (!word.starts_with("--") || eq == std::string::npos) continue;
+    EXPECT_FALSE(set_mechanism(s.mechanisms, word.substr(2, eq - 2), word.substr(eq + 1)))
+        << word;
+  }
+  if (checked.none()) checked.set();
+  WorldModel model(std::make_shared<const Cluster>(s), checked);
   return checker::explore(model, checker::Limits{max_states, std::nullopt, std::nullopt});
 }
 
@@ -116,7 +133,7 @@ const std::vector<Pin>& reference_pins() {
   return kPins;
 }
 
-TEST(cliScenarios, EveryCommittedScenarioIsPinned) {
+TEST(Scenarios, EveryCommittedScenarioIsPinned) {
   std::set<std::string> on_disk;
   for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
     if (entry.path().extension() == ".yaml") on_disk.insert(entry.path().stem().string());
@@ -139,10 +156,10 @@ TEST_P(ReferenceProfile, HoldsExhaustivelyWithPinnedCounts) {
   EXPECT_EQ(reached(r), pin.witnesses);
 }
 
-INSTANTIATE_TEST_SUITE_P(cli, ReferenceProfile, ::testing::ValuesIn(reference_pins()),
+INSTANTIATE_TEST_SUITE_P(pinned, ReferenceProfile, ::testing::ValuesIn(reference_pins()),
                          [](const auto& param_info) { return test_name(param_info.param.scenario); });
 
-TEST(cliScenarios, EveryWitnessIsReachedSomewhere) {
+TEST(Scenarios, EveryWitnessIsReachedSomewhere) {
   std::set<std::string> all;
   for (const Pin& p : reference_pins()) all.insert(p.witnesses.begin(), p.witnesses.end());
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -152,7 +169,7 @@ TEST(cliScenarios, EveryWitnessIsReachedSomewhere) {
   }
 }
 
-TEST(cliScenarios, DefaultScenarioReachesEveryWitness) {
+TEST(Scenarios, DefaultScenarioReachesEveryWitness) {
   auto r = check("default", {});
   EXPECT_TRUE(r.unreached_witnesses().empty());
 }
@@ -236,12 +253,12 @@ std::string race_name(const Race& race) {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(cli, Switches, ::testing::ValuesIn(races()),
+INSTANTIATE_TEST_SUITE_P(pinned, Switches, ::testing::ValuesIn(races()),
                          [](const auto& param_info) { return race_name(param_info.param); });
 
 // Kubernetes' TestAsyncPreemption cases assert one interleaving; here their outcomes hold over
 // every interleaving, under kube-scheduler's profile as under the reference.
-TEST(cliScenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
+TEST(Scenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
   for (const std::string scenario :
        {"g1-basic", "g2-single-victim", "g3-lower-no-takeover", "g4-higher-takeover"}) {
     for (const std::string p : {"reference", "kubernetes"}) {
@@ -254,7 +271,7 @@ TEST(cliScenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
 // A higher-priority takeover revokes the lower preemptor's nomination when it is decided,
 // whatever the executor has patched yet: p-mid preempting again on node-a after p-high took
 // node-b over is not over-preemption (the property is judged on decisions).
-TEST(cliScenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
+TEST(Scenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
   auto r = check("takeover-pdb", {"--profile", "kubernetes", "--property", "no-over-preemption"});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
       << (r.violation ? r.violation->message : r.limit);
@@ -262,13 +279,13 @@ TEST(cliScenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
 }
 
 // PR #142294's fix for #141694 closes the race exhaustively on the same scenario.
-TEST(cliScenarios, ActivateOnFinishClosesTheStuckPreemptor) {
+TEST(Scenarios, ActivateOnFinishClosesTheStuckPreemptor) {
   auto r = check("g1-basic", {"--profile", "kubernetes", "--activate-on-finish=on", "--property",
                               "no-lost-wakeup"});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
 }
 
-TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
+TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
   // The same scenario under today's kube-scheduler (gate=last-victim) holds.
   auto r = check("g2-single-victim", {"--profile", "kubernetes"});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
@@ -276,7 +293,7 @@ TEST(cliScenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVict
 
 // Switches that break nothing on their own, on any committed scenario: the other mechanisms
 // of `reference` already close their race (reported in SPEC.md as findings).
-TEST(cliScenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
+TEST(Scenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
   for (const std::string sw : {"--gate=release-before-last", "--gate=hold-until-done",
                                "--clear-lower=async", "--stale-nomination=apply",
                                "--wake-on-release=off"}) {
@@ -293,14 +310,11 @@ TEST(cliScenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
 // synchronous deletion the scheduling thread waits for one Parallelizer wave of PATCH then
 // DELETE (2) and the preemptor's own status patch (1); with asynchronous deletion only for
 // the latter. The figures do not depend on the run's deletion switch.
-TEST(cliScenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsync) {
-  for (const std::string deletion : {"--deletion=async", "--deletion=sync"}) {
-    std::string error;
-    auto options = parse_check_args({scenario_path("four-victims"), deletion}, error);
-    ASSERT_TRUE(options.has_value()) << error;
-    Scenario s = load_scenario(options->scenario_path);
-    ASSERT_FALSE(apply_choice(s, options->mechanisms).has_value());
-    WorldModel model(std::make_shared<const Cluster>(s), options->checked);
+TEST(Scenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsync) {
+  for (const std::string deletion : {"async", "sync"}) {
+    Scenario s = load_scenario_file(scenario_path("four-victims"));
+    ASSERT_FALSE(set_mechanism(s.mechanisms, "deletion", deletion).has_value());
+    WorldModel model(std::make_shared<const Cluster>(s), std::bitset<spec::kPropertyCount>().set());
     auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
     ASSERT_EQ(r.outcome, checker::Outcome::kHolds) << deletion;
     EXPECT_EQ(model.peak_round_trips().sync, 3u) << deletion;
@@ -308,7 +322,7 @@ TEST(cliScenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsyn
   }
 }
 
-TEST(cliScenarios, ChecksAreDeterministic) {
+TEST(Scenarios, ChecksAreDeterministic) {
   auto a = check("default", {"--profile", "kubernetes"});
   auto b = check("default", {"--profile", "kubernetes"});
   ASSERT_TRUE(a.violation && b.violation);
@@ -317,101 +331,5 @@ TEST(cliScenarios, ChecksAreDeterministic) {
   EXPECT_EQ(a.stats.transitions, b.stats.transitions);
 }
 
-// --- Limits: an honest partial report, never a pass ------------------------------------------
-
-// Runs `preemptcheck check ARGS` as the command does.
-int run(std::vector<std::string> args, std::string& out) {
-  args.insert(args.begin(), "check");
-  std::ostringstream o;
-  std::ostringstream e;
-  int code = run_main(args, o, e);
-  out = o.str() + e.str();
-  return code;
-}
-
-TEST(cliLimits, MaxStatesStopsWithExitThreeAndNoPass) {
-  std::string out;
-  EXPECT_EQ(run({"--max-states", "100"}, out), kExitLimit);
-  EXPECT_NE(out.find("INCOMPLETE"), std::string::npos) << out;
-  EXPECT_NE(out.find("max-states"), std::string::npos) << out;
-  EXPECT_EQ(out.find(" holds\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("100 states"), std::string::npos) << out;
-}
-
-TEST(cliLimits, MaxDepthStopsWithExitThree) {
-  std::string out;
-  EXPECT_EQ(run({"--max-depth", "5"}, out), kExitLimit);
-  EXPECT_NE(out.find("max-depth"), std::string::npos) << out;
-  EXPECT_EQ(out.find(" holds\n"), std::string::npos) << out;
-}
-
-TEST(cliLimits, TimeLimitStopsWithExitThree) {
-  std::string out;
-  EXPECT_EQ(run({"--time-limit", "0"}, out), kExitLimit);
-  EXPECT_NE(out.find("time-limit"), std::string::npos) << out;
-}
-
-TEST(cliLimits, JsonReportsTheLimit) {
-  std::string out;
-  EXPECT_EQ(run({"--max-states", "10", "--json"}, out), kExitLimit);
-  EXPECT_NE(out.find("\"outcome\":\"limit-reached\""), std::string::npos) << out;
-  EXPECT_NE(out.find("\"limit\":\"max-states\""), std::string::npos) << out;
-}
-
-TEST(cliLimits, AViolationFoundWithinTheLimitStillExitsOne) {
-  std::string out;
-  EXPECT_EQ(run({"--inflight=off", "--max-depth", "4"}, out), kExitViolated);
-}
-
-TEST(cliCheck, DefaultHoldsAndPrintsStatistics) {
-  std::string out;
-  EXPECT_EQ(run({}, out), kExitHolds);
-  EXPECT_NE(out.find("8889 states"), std::string::npos) << out;
-  EXPECT_NE(out.find("states/s"), std::string::npos) << out;
-  EXPECT_NE(out.find("peak memory"), std::string::npos) << out;
-}
-
-TEST(cliCheck, ViolationPrintsEveryStepWithItsComment) {
-  std::string out;
-  EXPECT_EQ(run({"--inflight=off"}, out), kExitViolated);
-  EXPECT_NE(out.find("VIOLATED no-double-victim"), std::string::npos) << out;
-  EXPECT_NE(out.find("1. schedule p-high"), std::string::npos) << out;
-  EXPECT_NE(out.find("4. schedule p-high"), std::string::npos) << out;
-}
-
-TEST(cliCheck, UnknownMechanismValueIsUsageError) {
-  std::string error;
-  EXPECT_FALSE(parse_check_args({"--inflight=maybe"}, error).has_value());
-  EXPECT_NE(error.find("on, preemptor-only, off"), std::string::npos) << error;
-  EXPECT_FALSE(parse_check_args({"--bogus"}, error).has_value());
-  EXPECT_FALSE(parse_check_args({"--max-states", "lots"}, error).has_value());
-  EXPECT_FALSE(parse_check_args({"--property", "takeover"}, error).has_value());
-}
-
-TEST(cliCheck, UnknownProfileExitsTwo) {
-  std::string out;
-  EXPECT_EQ(run({"--profile", "nonsense"}, out), kExitBadInput);
-  EXPECT_NE(out.find("unknown profile"), std::string::npos) << out;
-}
-
-TEST(cliCheck, BadScenarioExitsTwoNamingFileLineAndColumn) {
-  const auto path = std::filesystem::temp_directory_path() / "preemptcheck-bad-scenario.yaml";
-  {
-    std::ofstream f(path);
-    f << "name: bad\ndescription: a pod on a node that does not exist\nnodes:\n"
-         "  - {name: node-a, cpu: 4}\npods:\n  - {name: v1, cpu: 1, node: node-z}\n";
-  }
-  std::string out;
-  EXPECT_EQ(run({path.string()}, out), kExitBadInput);
-  EXPECT_NE(out.find(path.string() + ":6:"), std::string::npos) << out;
-  EXPECT_NE(out.find("node-z"), std::string::npos) << out;
-  std::filesystem::remove(path);
-}
-
-TEST(cliCheck, MissingScenarioFileExitsTwo) {
-  std::string out;
-  EXPECT_EQ(run({"scenarios/does-not-exist.yaml"}, out), kExitBadInput);
-}
-
 }  // namespace
-}  // namespace preemptcheck::cli
+}  // namespace preemptcheck

@@ -1,5 +1,5 @@
-// Shared by the property suites: counterexample files in a scratch directory and their
-// replay on a fresh World, and the seeds of the soak runs.
+// Shared by the search suites: counterexample files in a scratch directory and their
+// replay (replay_schedule, then `preemptcheck replay`), and the seeds of the soak runs.
 #pragma once
 
 #include <fmt/format.h>
@@ -18,7 +18,7 @@
 
 #include "files/counterexample_yaml.h"
 #include "cli/replay_command.h"
-#include "impl/world.h"
+#include "properties/schedule.h"
 #include "properties/rapidcheck_run.h"
 #include "spec/monitor.h"
 #include "spec/property.h"
@@ -60,21 +60,17 @@ inline void expect_written_and_replayed(const Counterexample& cx, const std::str
   const Counterexample back = load_counterexample_file(*path);
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
-  World w(std::make_shared<const Cluster>(back.scenario));
-  spec::Ledger ledger(w.cluster());
-  spec::Findings last;
+  std::vector<Action> actions;
+  for (const CounterexampleStep& s : back.steps) actions.push_back(s.action);
+  const Schedule schedule = replay_schedule(back.scenario, actions);
+  ASSERT_FALSE(schedule.blocked.has_value()) << "step " << schedule.blocked->number << " "
+                                             << schedule.blocked->text;
   for (std::size_t i = 0; i < back.steps.size(); ++i) {
-    const CounterexampleStep& s = back.steps[i];
-    ASSERT_TRUE(w.is_enabled(s.action)) << "step " << i + 1 << " " << s.text;
-    const World before = w;
-    const StepReport report = w.apply(s.action);
-    ASSERT_TRUE(s.fingerprint.has_value());
-    EXPECT_EQ(*s.fingerprint, w.fingerprint()) << "step " << i + 1;
-    last = spec::Findings{};
-    spec::check_step(before, report, w, ledger, last);
+    ASSERT_TRUE(back.steps[i].fingerprint.has_value());
+    EXPECT_EQ(*back.steps[i].fingerprint, schedule.steps[i].fingerprint) << "step " << i + 1;
   }
   bool broken = false;
-  for (const auto& [p, message] : last.violated) {
+  for (const auto& [p, message] : schedule.steps.back().findings.violated) {
     broken = broken || spec::property_def(p).name == property;
   }
   EXPECT_TRUE(broken) << "the last step does not violate " << property;
