@@ -10,6 +10,7 @@
 
 #include "cli/check_command.h"
 #include "cli/graph_command.h"
+#include "cli/import_command.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
 
