@@ -46,7 +46,7 @@ StepReport deliver_the_clear(World& w) {
   for (std::string_view line :
        {"schedule p-huge", "schedule p-big", "clear-nominations p-big", "evict p-big victim",
         "finish p-big", "observe", "observe", "terminate victim", "observe", "schedule p-huge",
-        "schedule p-small", "schedule p-big", "create p-urgent", "observe", "schedule p-urgent",
+        "schedule p-small", "create p-urgent", "observe", "schedule p-urgent",
         "schedule p-big", "bind p-urgent"}) {
     run(w, line);
   }

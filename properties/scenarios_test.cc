@@ -120,7 +120,7 @@ const std::vector<Pin>& reference_pins() {
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"restart", 271, 760, 14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"node-arrives", 9051, 26396, 27,
+      {"node-arrives", 9062, 26439, 26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
       {"takeover-pdb", 309399, 977597, 32,
