@@ -1,7 +1,9 @@
 // MpiWorld: starting MPI when launched by mpirun, and the rank queries (see mpi_world.h).
 #include "checker/mpi_world.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #ifdef PREEMPTCHECK_HAVE_MPI
 #include <mpi.h>
@@ -85,5 +87,49 @@ int size() {
 }
 
 bool is_lead_rank() { return rank() == 0; }
+
+std::vector<std::string> all_gather(const std::string& mine) {
+#ifdef PREEMPTCHECK_HAVE_MPI
+  if (size() > 1) {
+    const auto ranks = static_cast<std::size_t>(size());
+    int length = static_cast<int>(mine.size());
+    std::vector<int> lengths(ranks);
+    MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::vector<int> offsets(ranks);
+    int total = 0;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      offsets[r] = total;
+      total += lengths[r];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    MPI_Allgatherv(mine.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(),
+                   MPI_BYTE, MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    out.reserve(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      out.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
+                               static_cast<std::size_t>(lengths[r])));
+    }
+    return out;
+  }
+#endif
+  return {mine};
+}
+
+int from_lead_rank(int value) {
+#ifdef PREEMPTCHECK_HAVE_MPI
+  if (size() > 1) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    while (done == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+  }
+#endif
+  return value;
+}
 
 }  // namespace preemptcheck::checker::mpi

@@ -2,6 +2,9 @@
 // starts and ends MPI; without the MPI build every process is rank 0 of a world of one.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace preemptcheck::checker::mpi {
 
 /// True when the project was built with the MPI component (PREEMPTCHECK_MPI).
@@ -20,5 +23,15 @@ int size();
 
 /// Whether this rank prints results and writes files: rank 0, or any process outside MPI.
 bool is_lead_rank();
+
+/// Every rank's `mine`, in rank order, on every rank (one MPI_Allgather of the sizes and one
+/// MPI_Allgatherv of the bytes; collective: every rank must call it). Outside MPI: {mine}.
+/// The bytes of all ranks together must stay below 2 GiB.
+std::vector<std::string> all_gather(const std::string& mine);
+
+/// Rank 0's `value`, on every rank (collective). The other ranks wait without spinning — a
+/// nonblocking broadcast looked at every millisecond — because rank 0 may work alone for a
+/// long time before it calls this (a search shrinking its counterexample). Outside MPI: value.
+int from_lead_rank(int value);
 
 }  // namespace preemptcheck::checker::mpi

@@ -1,4 +1,6 @@
 // The `search` command: parse, run the RapidCheck search, print what it found and shrank.
+// Under mpirun the exhaustive search spreads its clusters over the ranks (properties/search.cc
+// says how); rank 0 alone prints and writes, and every rank exits with rank 0's status.
 #include "cli/search_command.h"
 
 #include <fmt/format.h>
@@ -9,6 +11,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "checker/explore_failure.h"
+#include "checker/mpi_world.h"
 #include "cli/json.h"
 #include "files/scenario_yaml.h"
 #include "properties/schedule.h"
@@ -129,7 +133,15 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
                s.baseline_profile, describe(*s.baseline));
   }
   out.flush();
+  s.distributed = true;
   const SearchResult r = run_search(s);
+  if (!r.lead) return kExitHolds;  // this rank's status is rank 0's (run_search_command)
+  if (r.ranks > 1) {
+    fmt::print(err,
+               "preemptcheck search: note: {} ranks explored the first {} generated clusters; "
+               "rank 0 explored {} of them again\n",
+               r.ranks, r.shared_cases, r.explored_again);
+  }
   const std::string command = search_command_line(o, seed);
   const std::string cut =
       r.cut == 0 ? std::string()
@@ -352,7 +364,11 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
   return s;
 }
 
-int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
+namespace {
+
+// The command on this process; `seed` is the one given or drawn on rank 0.
+int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostream& out,
+                    std::ostream& err) {
   Scenario base;  // only its profile and mechanisms are used
   std::vector<std::string> notes;
   if (auto error = apply_choice(base, o.mechanisms, &notes)) {
@@ -360,7 +376,11 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
     return kExitBadInput;
   }
   print_notes(notes, "search", err);
-  const std::uint64_t seed = o.seed.value_or(random_seed());
+  if (o.stateful && checker::mpi::size() > 1) {
+    if (!checker::mpi::is_lead_rank()) return kExitHolds;  // rank 0's status follows
+    fmt::print(err, "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
+                    "runs it alone\n", checker::mpi::size());
+  }
   Json doc = json_document("search");
   doc["mode"] = o.stateful ? "stateful" : "exhaustive";
   doc["seed"] = seed;
@@ -377,6 +397,29 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
     write_json(doc, out);
   }
   return rc;
+}
+
+}  // namespace
+
+int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
+  if (checker::mpi::init_if_launched() == 1) {
+    return run_search_here(o, o.seed.value_or(random_seed()), out, err);
+  }
+  // Distributed: every rank searches with rank 0's seed; only rank 0 prints.
+  const bool lead = checker::mpi::is_lead_rank();
+  const auto drawn = static_cast<int>(static_cast<std::uint32_t>(random_seed()));
+  const std::uint64_t seed =
+      o.seed.value_or(static_cast<std::uint32_t>(checker::mpi::from_lead_rank(drawn)));
+  std::ostream silent(nullptr);
+  int rc = kExitBadInput;
+  try {
+    rc = run_search_here(o, seed, lead ? out : silent, lead ? err : silent);
+  } catch (const checker::RankFailure& e) {
+    // Raised on every rank alike, so no rank waits for the others' status.
+    if (lead) fmt::print(err, "preemptcheck search: {}\n", e.what());
+    return kExitBadInput;
+  }
+  return checker::mpi::from_lead_rank(rc);
 }
 
 }  // namespace preemptcheck::cli

@@ -54,6 +54,11 @@ struct SearchOptions {
   std::string baseline_profile = "reference";
   /// Called after every cluster and every shrink tried.
   std::function<void(const SearchProgress&)> progress;
+  /// When this process is one of several MPI ranks (checker/mpi_world.h): explore the
+  /// generated clusters on all ranks, then finish on rank 0 exactly as one process would
+  /// (properties/search.cc says how). Every rank must call run_search alike. Ignored outside
+  /// MPI and with one rank.
+  bool distributed = false;
 };
 
 /// A failing cluster and its breadth-first search (whose violation is set).
@@ -88,9 +93,20 @@ struct SearchResult {
   int shrinks_accepted = 0;
   double seconds = 0;
   std::string message;  ///< RapidCheck's report for kGaveUp and kError
+  /// A distributed search: false on every rank but 0, whose result is the search's (the
+  /// others' results are empty).
+  bool lead = true;
+  int ranks = 1;  ///< the ranks the generated clusters were spread over
+  /// Distributed: generated clusters the ranks settled together before rank 0's run, and of
+  /// those rank 0 explored again (a violating one, for its schedule; 0 or 1 unless the
+  /// prediction of RapidCheck's sizes failed).
+  int shared_cases = 0;
+  int explored_again = 0;
 };
 
-/// Runs the search. Deterministic for a given seed and options.
+/// Runs the search. Deterministic for a given seed and options, and, distributed, the same
+/// on rank 0 as in one process. Distributed, when one rank fails (an exception while it
+/// explores) every rank throws checker::RankFailure naming it.
 SearchResult run_search(const SearchOptions& options);
 
 /// The checked safety properties by name, comma-separated; "all" when every one is.
