@@ -110,9 +110,17 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
            std::find(options.keep_nodes.begin(), options.keep_nodes.end(), node) !=
                options.keep_nodes.end();
   };
+  // A node with no allocatable cpu or memory (everything reserved) can run nothing, and a
+  // scenario's nodes have positive capacity: it is left out, and so are its pods.
+  std::set<std::string> empty_nodes;
   for (const RawNode& n : c.nodes) {
     if (!kept(n.name)) {
       c.drop("nodes not kept by --nodes", n.name);
+      continue;
+    }
+    if (n.allocatable.cpu == 0 || n.allocatable.memory == 0) {
+      c.drop("nodes with no allocatable cpu or memory (left out)", n.name);
+      empty_nodes.insert(n.name);
       continue;
     }
     s.nodes.push_back({n.name, n.allocatable.cpu, n.allocatable.memory});
@@ -122,7 +130,11 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
         "the input has {} nodes and a scenario holds at most {}; keep some with --nodes A,B",
         s.nodes.size(), kMaxNodes));
   }
-  if (s.nodes.empty()) throw std::invalid_argument("the input has no Node objects");
+  if (s.nodes.empty()) {
+    throw std::invalid_argument(empty_nodes.empty()
+                                    ? "the input has no Node objects"
+                                    : "the input has no Node with allocatable cpu and memory");
+  }
 
   // Pods: finished, terminating and elsewhere-placed pods are left out.
   std::vector<const RawPod*> pods;
@@ -135,6 +147,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       c.drop("pods on a node that is not in the input", fmt::format("{} ({})", p.id(), p.node));
     } else if (!p.node.empty() && !kept(p.node)) {
       c.drop("pods on nodes not kept by --nodes", p.id());
+    } else if (empty_nodes.contains(p.node)) {
+      c.drop("pods on nodes with no allocatable cpu or memory", p.id());
     } else {
       pods.push_back(&p);
     }

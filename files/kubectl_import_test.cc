@@ -317,5 +317,20 @@ TEST(cli_kubectl_import, LongNamesInTwoNamespacesStayValid) {
   }
 }
 
+// A node with allocatable cpu 0 (all of it reserved) is left out with its pods, listed; it used
+// to become a scenario the loader refuses (a finding of fuzz_import).
+TEST(cli_kubectl_import, NodeWithNoAllocatableCpuIsLeftOut) {
+  const std::string empty = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+                            "status: {allocatable: {cpu: \"0\", memory: 4Gi}}\n"
+                            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                            "spec: {nodeName: n0, containers: [{name: c}]}\n";
+  const KubectlImport r = import_one(std::string(kNode) + empty);
+  ASSERT_EQ(r.scenario.nodes.size(), 1u);
+  EXPECT_EQ(r.scenario.nodes[0].name, "n1");
+  EXPECT_TRUE(r.scenario.pods.empty());
+  EXPECT_TRUE(dropped_mentions(r, "nodes with no allocatable cpu or memory", "n0"));
+  EXPECT_TRUE(dropped_mentions(r, "pods on nodes with no allocatable cpu or memory", "default/p"));
+}
+
 }  // namespace
 }  // namespace preemptcheck
