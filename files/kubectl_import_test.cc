@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "files/kube_names.h"
 #include "files/scenario_yaml.h"
 #include "files/strict_yaml.h"
 
@@ -268,6 +269,67 @@ TEST(cli_kubectl_import, PositionsCountFromTheFileStartInLaterDocuments) {
                                                      "{requests: {cpu: ").size()) + 1)
         << e.what();
   }
+}
+
+// Names the API server refuses are refused at their position (a pod's name, a node's name, a
+// namespace, a nodeName): they used to reach the scenario loader, or loop forever when the
+// importer tried to make them unique.
+TEST(cli_kubectl_import, NamesTheApiRefusesFailAtTheirPosition) {
+  const std::string pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: prod}\n"
+                          "spec: {containers: [{name: c}]}\n";
+  struct Case {
+    std::string from, to, message;
+  };
+  for (const Case& c : {Case{"name: web", "name: Web_1", "invalid Pod name"},
+                        Case{"namespace: prod", "namespace: a.b", "invalid namespace"},
+                        Case{"containers:", "nodeName: Node_A, containers:", "invalid node name"}}) {
+    std::string text = std::string(kNode) + pod;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    try {
+      import_one(text);
+      ADD_FAILURE() << c.to << " was accepted";
+    } catch (const FileError& e) {
+      EXPECT_NE(e.message.find(c.message), std::string::npos) << e.what();
+      EXPECT_GT(e.line, 1) << e.what();
+    }
+  }
+}
+
+// Two pods of one 253-character name in two namespaces get distinct valid names, even when the
+// cut of "NAMESPACE.NAME" to 253 characters ends in a '.'.
+TEST(cli_kubectl_import, LongNamesInTwoNamespacesStayValid) {
+  const std::string name = std::string(53, 'a') + "." + std::string(63, 'b') + "." +
+                           std::string(63, 'c') + "." + std::string(63, 'd') + "." +
+                           std::string(7, 'e');
+  std::string text = kNode;
+  for (const char* ns : {"prod", "test"}) {
+    text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: " + ns +
+            "}\nspec: {containers: [{name: c}]}\n";
+  }
+  const KubectlImport r = import_one(text);
+  ASSERT_EQ(r.scenario.pods.size(), 2u);
+  EXPECT_NE(r.scenario.pods[0].name, r.scenario.pods[1].name);
+  for (const PodSpec& p : r.scenario.pods) {
+    EXPECT_EQ(dns1123_subdomain_problem(p.name), "") << p.name;
+    EXPECT_TRUE(p.name.starts_with(std::string("prod.") + name.substr(0, 40)) ||
+                p.name.starts_with(std::string("test.") + name.substr(0, 40)))
+        << p.name;
+  }
+}
+
+// A node with allocatable cpu 0 (all of it reserved) is left out with its pods, listed; it used
+// to become a scenario the loader refuses (a finding of fuzz_import).
+TEST(cli_kubectl_import, NodeWithNoAllocatableCpuIsLeftOut) {
+  const std::string empty = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+                            "status: {allocatable: {cpu: \"0\", memory: 4Gi}}\n"
+                            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                            "spec: {nodeName: n0, containers: [{name: c}]}\n";
+  const KubectlImport r = import_one(std::string(kNode) + empty);
+  ASSERT_EQ(r.scenario.nodes.size(), 1u);
+  EXPECT_EQ(r.scenario.nodes[0].name, "n1");
+  EXPECT_TRUE(r.scenario.pods.empty());
+  EXPECT_TRUE(dropped_mentions(r, "nodes with no allocatable cpu or memory", "n0"));
+  EXPECT_TRUE(dropped_mentions(r, "pods on nodes with no allocatable cpu or memory", "default/p"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The fuzzers' findings, replayed by the ordinary test suite without libFuzzer: every file
-// under fuzz/regressions/<target>/ goes through the same round-trip oracle as the fuzz
-// target, and so does every committed scenario and counterexample (the fuzzers' seeds).
+// under fuzz/regressions/<target>/ goes through the same oracle as the fuzz target, and so do
+// the fuzzers' seeds: every committed scenario and counterexample, and the kubectl fixtures of
+// files/testdata/.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "files/kubectl_import.h"
 #include "fuzz/round_trip.h"
 
 namespace preemptcheck::fuzz {
@@ -63,6 +65,12 @@ TEST(FuzzRegressions, EveryCounterexampleFindingRoundTrips) {
   expect_round_trips(files, counterexample_round_trip);
 }
 
+TEST(FuzzRegressions, EveryImportFindingImportsOrIsRefused) {
+  const auto files = files_in(source_dir() / "fuzz/regressions/import");
+  EXPECT_FALSE(files.empty()) << "the import regression corpus is empty";
+  expect_round_trips(files, kubectl_import_round_trip);
+}
+
 // The seeds: every committed file must load and round-trip (an empty answer for a refused
 // file would hide a broken seed, so these must load).
 TEST(FuzzSeeds, EveryCommittedScenarioRoundTrips) {
@@ -78,11 +86,24 @@ TEST(FuzzSeeds, EveryCommittedCounterexampleRoundTrips) {
   expect_round_trips(files, counterexample_round_trip);
 }
 
+// The import seeds: the well-formed fixture must import (the oracle says nothing about a
+// refusal, so check that separately) and every fixture, malformed ones included, passes.
+TEST(FuzzSeeds, EveryKubectlFixturePassesTheImportOracle) {
+  const auto files = files_in(source_dir() / "files/testdata", ".yaml");
+  EXPECT_FALSE(files.empty());
+  expect_round_trips(files, kubectl_import_round_trip);
+  EXPECT_NO_THROW(import_kubectl(
+      {KubectlInput{"kubectl-cluster.yaml",
+                    bytes_of(source_dir() / "files/testdata/kubectl-cluster.yaml")}},
+      {}));
+}
+
 // The oracle can fail: a scenario whose written form loads differently is reported, and an
 // input that is refused is not.
 TEST(FuzzOracle, RefusedInputIsNotAFinding) {
   EXPECT_EQ(scenario_round_trip("nodes: ["), std::nullopt);
   EXPECT_EQ(counterexample_round_trip("property: 3"), std::nullopt);
+  EXPECT_EQ(kubectl_import_round_trip("kind: ["), std::nullopt);
 }
 
 }  // namespace

@@ -7,10 +7,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "files/counterexample_yaml.h"
+#include "files/kubectl_import.h"
 #include "files/scenario_yaml.h"
 
 namespace preemptcheck::fuzz {
@@ -201,9 +204,44 @@ std::optional<std::string> counterexample_round_trip(std::string_view bytes) {
   return std::nullopt;
 }
 
+std::optional<std::string> kubectl_import_round_trip(std::string_view bytes) {
+  KubectlImport imported;
+  try {
+    imported = import_kubectl({KubectlInput{"input.yaml", std::string(bytes)}}, {});
+  } catch (const FileError&) {
+    return std::nullopt;
+  } catch (const std::invalid_argument& e) {
+    const std::string_view what = e.what();
+    if (what.starts_with("the imported scenario is not valid") &&
+        what.find("is overfilled at the start") == std::string_view::npos) {
+      return fmt::format("the importer built a scenario the loader refuses: {}", what);
+    }
+    return std::nullopt;
+  }
+  const std::string written = scenario_to_yaml(imported.scenario);
+  Scenario loaded;
+  try {
+    loaded = load_scenario_text(written, "imported");
+  } catch (const FileError& e) {
+    return fmt::format("the imported scenario is refused: {}\n--- written ---\n{}", e.what(),
+                       written);
+  }
+  if (auto d = scenario_difference(imported.scenario, loaded)) {
+    return fmt::format("{}\n--- written ---\n{}", *d, written);
+  }
+  const auto pending = std::count_if(imported.scenario.pods.begin(), imported.scenario.pods.end(),
+                                     [](const PodSpec& p) { return p.node.empty(); });
+  if (pending != imported.pending) {
+    return fmt::format("pending is {} but {} pods have no node", imported.pending, pending);
+  }
+  return scenario_round_trip(written);
+}
+
 void run_or_abort(std::string_view target, std::string_view bytes) {
   const std::optional<std::string> difference =
-      target == "scenario" ? scenario_round_trip(bytes) : counterexample_round_trip(bytes);
+      target == "scenario"         ? scenario_round_trip(bytes)
+      : target == "counterexample" ? counterexample_round_trip(bytes)
+                                   : kubectl_import_round_trip(bytes);
   if (difference) {
     std::fprintf(stderr, "round trip of a %.*s file failed: %s\n", static_cast<int>(target.size()),
                  target.data(), difference->c_str());

@@ -1,4 +1,5 @@
-// Round-trip oracles for the two file readers: load → write → load must give the same value.
+// Round-trip oracles for the file readers: load → write → load must give the same value; for the
+// kubectl importer, import → write → load.
 // Shared by the libFuzzer targets (fuzz/*_fuzzer.cc) and by the ordinary test suite, which
 // replays every committed finding (fuzz/regressions/) through the same functions.
 #pragma once
@@ -20,8 +21,19 @@ std::optional<std::string> scenario_round_trip(std::string_view bytes);
 /// fingerprint must survive; the rewritten file's digest must match its scenario.
 std::optional<std::string> counterexample_round_trip(std::string_view bytes);
 
+/// Imports `bytes` as one file of `kubectl get nodes,pods,pdb,priorityclasses -o yaml` output
+/// (files/kubectl_import.h). A refusal the importer documents is fine and gives nullopt: a
+/// FileError, or std::invalid_argument — except "the imported scenario is not valid" for any
+/// reason but a node overfilled at the start, which is the importer accepting input it should
+/// have refused at its position, or building a scenario it should not have. A successful
+/// import's scenario is written with scenario_to_yaml() and must load back equal, field by
+/// field, and round-trip as scenario_round_trip() requires; its `pending` count must be the
+/// number of its pods without a node. Returns what is wrong, or nullopt; any other exception
+/// propagates.
+std::optional<std::string> kubectl_import_round_trip(std::string_view bytes);
+
 /// Runs one oracle and aborts the process, printing what differs, when it finds a mismatch:
-/// the libFuzzer entry points' body. `target` is "scenario" or "counterexample".
+/// the libFuzzer entry points' body. `target` is "scenario", "counterexample" or "import".
 void run_or_abort(std::string_view target, std::string_view bytes);
 
 }  // namespace preemptcheck::fuzz
