@@ -27,7 +27,7 @@ struct TraceStep {
 std::vector<TraceStep> trace(const std::shared_ptr<const Cluster>& cluster,
                              const std::vector<Action>& path) {
   std::vector<TraceStep> out;
-  World w(cluster);
+  World w(*cluster);
   for (const Action& a : path) {
     World before = w;
     StepReport step = w.apply(a);

@@ -31,7 +31,7 @@ Counterexample make_counterexample(const Scenario& scenario,
   cx.scenario = scenario;
   cx.command = std::move(command);
   auto cluster = std::make_shared<const Cluster>(scenario);
-  World w(cluster);
+  World w(*cluster);
   for (const Action& a : v.path) {
     const World before = w;
     const StepReport report = w.apply(a);

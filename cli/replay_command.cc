@@ -32,7 +32,8 @@ std::string enabled_here(const World& w) {
 
 // Whether every step up to and including `last` (0-based) is enabled under `scenario`.
 bool runs_through(const Scenario& scenario, const Counterexample& cx, std::size_t last) {
-  World w(std::make_shared<const Cluster>(scenario));
+  const Cluster cluster(scenario);
+  World w(cluster);
   for (std::size_t i = 0; i <= last; ++i) {
     if (!w.is_enabled(cx.steps[i].action)) return false;
     w.apply(cx.steps[i].action);
@@ -148,7 +149,8 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     fmt::print(out, "               as recorded; every step's fingerprint is compared\n");
   }
 
-  World w(std::make_shared<const Cluster>(run));
+  const Cluster cluster(run);
+  World w(cluster);
   spec::Ledger ledger(w.cluster());
   Lines lines = state_lines(w, ledger.lines(w.cluster()));
   std::size_t width = 0;

@@ -61,14 +61,14 @@ void print_scenario(const Scenario& s, std::ostream& out) {
 }
 
 void print_steps(const Scenario& s, const std::vector<Action>& steps, std::ostream& out) {
-  auto cluster = std::make_shared<const Cluster>(s);
+  const Cluster cluster(s);
   World w(cluster);
   std::vector<std::pair<std::string, std::string>> lines;
   std::size_t width = 0;
   for (const Action& a : steps) {
     const World before = w;
     const StepReport report = w.apply(a);
-    lines.emplace_back(format_action(a, *cluster), describe_step(before, report, w));
+    lines.emplace_back(format_action(a, cluster), describe_step(before, report, w));
     width = std::max(width, lines.back().first.size());
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {

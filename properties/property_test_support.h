@@ -60,7 +60,8 @@ inline void expect_written_and_replayed(const Counterexample& cx, const std::str
   const Counterexample back = load_counterexample_file(*path);
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
-  World w(std::make_shared<const Cluster>(back.scenario));
+  const Cluster cluster(back.scenario);
+  World w(cluster);
   spec::Ledger ledger(w.cluster());
   spec::Findings last;
   for (std::size_t i = 0; i < back.steps.size(); ++i) {

@@ -118,7 +118,7 @@ rc::Gen<std::shared_ptr<const Command>> gen_step(const World& w) {
     return rc::gen::just(std::shared_ptr<const Command>(
         std::make_shared<const Step>(std::nullopt, "(nothing is enabled)")));
   }
-  const auto cluster = w.shared_cluster();
+  const Cluster* cluster = &w.cluster();
   const int n = static_cast<int>(enabled.size());
   return rc::gen::map(rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)),
                       [enabled = std::move(enabled), cluster](int i) {
@@ -147,7 +147,8 @@ class Stateful {
     const RapidCheckOutcome outcome = run_rapidcheck(
         [&] {
           const Scenario scenario = *gen;
-          const World initial(std::make_shared<const Cluster>(scenario));
+          const Cluster cluster(scenario);
+          const World initial(cluster);
           spec::Findings v;
           spec::check_state(initial, v);
           auto violations = checked_violations(v, o_.checked);
@@ -247,7 +248,8 @@ Scenario renamed(Scenario s) {
 ScheduleReplay replay_schedule(const Scenario& scenario, const std::vector<Action>& steps,
                                const Checked& checked) {
   ScheduleReplay out;
-  World w(std::make_shared<const Cluster>(scenario));
+  const Cluster cluster(scenario);
+  World w(cluster);
   spec::Ledger ledger(w.cluster());
   spec::Findings initial;
   spec::check_state(w, initial);

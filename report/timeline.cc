@@ -156,7 +156,8 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
   t.found_by = source.found_by;
   t.reproduce = source.reproduce;
 
-  World w(std::make_shared<const Cluster>(source.scenario));
+  const Cluster cluster(source.scenario);
+  World w(cluster);
   spec::Ledger ledger(w.cluster());
   const Cluster& c = w.cluster();
   t.initial_state = state_lines(w);
@@ -203,7 +204,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
       const auto it = terminating_write.find(a.pod);
       if (it != terminating_write.end()) s.causes.push_back(it->second);
     }
-    const std::vector<WatchEvent>& events = w.events();
+    const EventQueue& events = w.events();
     for (std::size_t e = kept; e < events.size(); ++e) {
       const TimelineCause at{number, static_cast<int>(s.writes.size())};
       s.writes.push_back(event_line(c, events[e]));
