@@ -4,8 +4,13 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <ostream>
+#include <thread>
 
 #include "cli/counterexample.h"
 #include "cli/json.h"
@@ -22,6 +27,21 @@ struct TraceStep {
   std::string action;
   std::string comment;
 };
+
+// A violated property other than the first one reported, with its own shortest schedule.
+struct OtherViolation {
+  const checker::Violation<Action>* violation = nullptr;
+  std::vector<TraceStep> steps;
+  std::string written;  // its counterexample file under --out
+};
+
+void print_schedule(const std::vector<TraceStep>& steps, std::ostream& out) {
+  size_t width = 0;
+  for (const TraceStep& s : steps) width = std::max(width, s.action.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
+  }
+}
 
 // Replays a path from the initial world to say what each step did.
 std::vector<TraceStep> trace(const std::shared_ptr<const Cluster>& cluster,
@@ -46,12 +66,52 @@ std::string stats_line(const checker::Stats& s) {
                      human_bytes(s.peak_rss_bytes));
 }
 
+// Why the search stopped: "at its max-states limit", "at the memory limit", "out of memory".
+std::string stop_words(std::string_view limit) {
+  if (limit == checker::kMemoryLimit) return "at the memory limit (--max-memory)";
+  if (limit == checker::kOutOfMemory) return "out of memory (an allocation failed)";
+  return fmt::format("at its {} limit", limit);
+}
+
+// The fingerprint-collision estimates of a run, as TLC words them.
+std::string collision_line(const checker::Stats& s) {
+  return fmt::format("fingerprint collision probability {:.1e} (optimistic {:.1e})",
+                     s.collision_probability, s.collision_probability_optimistic);
+}
+
+// The progress line on stderr: states, depth, rate, queue, memory, elapsed.
+std::string progress_line(const checker::Stats& s) {
+  return fmt::format("progress   {} states, depth {}, {:.0f} states/s, queue {}, memory {}, {:.0f} s",
+                     s.states, s.depth, s.states_per_second, s.queue, human_bytes(s.memory_bytes),
+                     s.seconds);
+}
+
+// The violation of property `name` in a per-property result, if it has one.
+const checker::Violation<Action>* own_violation(const Result& r, std::string_view name) {
+  for (std::size_t p = 0; p < r.property_results.size(); ++p) {
+    if (r.properties[p].name == name &&
+        r.property_results[p].status == checker::PropertyStatus::kViolated &&
+        r.property_results[p].violation) {
+      return &*r.property_results[p].violation;
+    }
+  }
+  return nullptr;
+}
+
+// Whether `name` is the violation's property or among the ones the same step also broke.
+bool names_property(const checker::Violation<Action>& v, std::string_view name) {
+  return v.name == name || std::any_of(v.also_violated.begin(), v.also_violated.end(),
+                                       [&](const auto& m) { return m.name == name; });
+}
+
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
                  const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
-                 const std::string& written, std::ostream& out) {
+                 const std::string& written, const std::vector<OtherViolation>& others,
+                 std::ostream& out) {
   fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
+  fmt::print(out, "           {}\n", collision_line(r.stats));
   const bool violated = r.outcome == checker::Outcome::kViolated;
   const bool complete = r.outcome == checker::Outcome::kHolds;
   fmt::print(out, "properties\n");
@@ -60,11 +120,13 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
     std::string verdict;
     if (!checked.test(static_cast<size_t>(d.id))) {
       verdict = "not checked";
-    } else if (violated && (r.violation->name == d.name ||
-                            std::any_of(r.violation->also_violated.begin(),
-                                        r.violation->also_violated.end(),
-                                        [&](const auto& m) { return m.name == d.name; }))) {
+    } else if (own_violation(r, d.name) != nullptr) {
+      verdict = fmt::format("VIOLATED ({} step{})", own_violation(r, d.name)->path.size(),
+                            own_violation(r, d.name)->path.size() == 1 ? "" : "s");
+    } else if (violated && names_property(*r.violation, d.name)) {
       verdict = "VIOLATED";
+    } else if (!r.property_results.empty() && r.limit.empty()) {
+      verdict = "holds";
     } else if (complete) {
       verdict = "holds";
     } else if (violated) {
@@ -87,9 +149,9 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
       return;
     case checker::Outcome::kLimitReached:
       fmt::print(out,
-                 "result     INCOMPLETE: the search stopped at its {} limit after {} states; "
+                 "result     INCOMPLETE: the search stopped {} after {} states; "
                  "nothing is proven (exit 3)\n",
-                 r.limit, r.stats.states);
+                 stop_words(r.limit), r.stats.states);
       return;
     case checker::Outcome::kViolated:
       break;
@@ -99,12 +161,21 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   for (const auto& m : v.also_violated) fmt::print(out, "           also {}: {}\n", m.name, m.message);
   fmt::print(out, "shortest schedule ({} step{}, found breadth-first):\n", steps.size(),
              steps.size() == 1 ? "" : "s");
-  size_t width = 0;
-  for (const TraceStep& s : steps) width = std::max(width, s.action.size());
-  for (size_t i = 0; i < steps.size(); ++i) {
-    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
-  }
+  print_schedule(steps, out);
   if (!written.empty()) fmt::print(out, "replay     preemptcheck replay {}\n", written);
+  for (const OtherViolation& o : others) {
+    fmt::print(out, "result     VIOLATED {}: {}\n", o.violation->name, o.violation->message);
+    fmt::print(out, "its own shortest schedule ({} step{}, found breadth-first):\n", o.steps.size(),
+               o.steps.size() == 1 ? "" : "s");
+    print_schedule(o.steps, out);
+    if (!o.written.empty()) fmt::print(out, "replay     preemptcheck replay {}\n", o.written);
+  }
+  if (!r.limit.empty()) {
+    fmt::print(out,
+               "incomplete the search stopped {} after {} states; the properties not violated "
+               "are not verified\n",
+               stop_words(r.limit), r.stats.states);
+  }
   fmt::print(out, "(exit 1)\n");
 }
 
@@ -112,6 +183,10 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
 std::pair<std::string_view, std::string> json_verdict(const spec::PropertyDef& d, const Result& r,
                                                       const std::bitset<spec::kPropertyCount>& checked) {
   if (!checked.test(static_cast<size_t>(d.id))) return {"not-checked", ""};
+  if (const auto* own = own_violation(r, d.name)) return {"violated", own->message};
+  if (!r.property_results.empty()) {
+    return {r.limit.empty() ? "holds" : "incomplete", ""};
+  }
   if (r.violation) {
     if (r.violation->name == d.name) return {"violated", r.violation->message};
     for (const auto& m : r.violation->also_violated) {
@@ -122,9 +197,16 @@ std::pair<std::string_view, std::string> json_verdict(const spec::PropertyDef& d
   return {"incomplete", ""};
 }
 
+Json steps_json(const std::vector<TraceStep>& steps) {
+  Json path = Json::array();
+  for (const TraceStep& s : steps) path.push_back({{"action", s.action}, {"comment", s.comment}});
+  return path;
+}
+
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
                 const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
-                const std::string& written, std::ostream& out) {
+                const std::string& written, const std::vector<OtherViolation>& others,
+                std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
   j["source"] = source;
@@ -137,7 +219,9 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 {"depth", r.stats.depth},
                 {"seconds", r.stats.seconds},
                 {"states_per_second", r.stats.states_per_second},
-                {"peak_rss_bytes", r.stats.peak_rss_bytes}};
+                {"peak_rss_bytes", r.stats.peak_rss_bytes},
+                {"collision_probability", r.stats.collision_probability},
+                {"collision_probability_optimistic", r.stats.collision_probability_optimistic}};
   Json properties = Json::array();
   Json witnesses = Json::object();
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -150,8 +234,18 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                             {"message", ""}});
     } else {
       const auto [verdict, message] = json_verdict(d, r, checked);
-      properties.push_back(
-          {{"name", d.name}, {"kind", "safety"}, {"verdict", verdict}, {"message", message}});
+      Json property = {{"name", d.name}, {"kind", "safety"}, {"verdict", verdict}, {"message", message}};
+      if (r.violation && r.violation->name == d.name) {
+        property["steps"] = steps_json(steps);
+        if (!written.empty()) property["counterexample"] = written;
+      }
+      for (const OtherViolation& o : others) {
+        if (o.violation->name == d.name) {
+          property["steps"] = steps_json(o.steps);
+          if (!o.written.empty()) property["counterexample"] = o.written;
+        }
+      }
+      properties.push_back(std::move(property));
     }
   }
   j["properties"] = std::move(properties);
@@ -161,12 +255,10 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
     for (const auto& m : r.violation->also_violated) {
       also.push_back({{"property", m.name}, {"message", m.message}});
     }
-    Json path = Json::array();
-    for (const TraceStep& s : steps) path.push_back({{"action", s.action}, {"comment", s.comment}});
     j["violation"] = {{"property", r.violation->name},
                       {"message", r.violation->message},
                       {"also", std::move(also)},
-                      {"steps", std::move(path)}};
+                      {"steps", steps_json(steps)}};
   }
   if (!written.empty()) j["counterexample"] = written;
   j["exit_code"] = r.outcome == checker::Outcome::kHolds      ? kExitHolds
@@ -189,12 +281,55 @@ std::string command_line(const CheckOptions& o) {
     }
   }
   if (!o.out_dir.empty()) out += " --out " + o.out_dir;
+  if (o.stop_at_first) out += " --stop-at-first";
   return out;
 }
 
 }  // namespace
 
 const char* default_scenario_yaml();
+
+unsigned effective_threads(unsigned threads) {
+  if (threads != 0) return threads;
+  return std::max(1U, std::thread::hardware_concurrency());
+}
+
+std::uint64_t default_max_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 5 * 4;
+}
+
+std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) return std::nullopt;
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < digits; ++i) {
+    value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  const std::string_view suffix = text.substr(digits);
+  static constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = {
+      {"", 1},
+      {"K", 1000ULL},
+      {"M", 1000ULL * 1000},
+      {"G", 1000ULL * 1000 * 1000},
+      {"T", 1000ULL * 1000 * 1000 * 1000},
+      {"Ki", 1ULL << 10},
+      {"Mi", 1ULL << 20},
+      {"Gi", 1ULL << 30},
+      {"Ti", 1ULL << 40}};
+  for (const auto& [unit, factor] : kUnits) {
+    if (suffix == unit) {
+      if (value == 0 || value > std::numeric_limits<std::uint64_t>::max() / factor) {
+        return std::nullopt;
+      }
+      return value * factor;
+    }
+  }
+  return std::nullopt;
+}
 
 Scenario load_scenario(const std::string& path) {
   if (path.empty()) return load_scenario_text(default_scenario_yaml(), "<embedded default>");
@@ -248,25 +383,55 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       options.scenario_path.empty() ? "embedded default" : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
-  Result r = checker::explore(model, options.limits);
+  checker::Limits limits = options.limits;
+  limits.max_memory_bytes = options.max_memory ? *options.max_memory : default_max_memory();
+  if (limits.max_memory_bytes == std::optional<std::uint64_t>(0)) limits.max_memory_bytes.reset();
+  checker::ExploreOptions<Action> explore_options;
+  explore_options.threads = effective_threads(options.threads);
+  explore_options.per_property = !options.stop_at_first;
+  if (!options.quiet) {
+    explore_options.progress = [&err](const checker::Stats& s) {
+      fmt::print(err, "{}\n", progress_line(s));
+      err.flush();
+    };
+  }
+  Result r = checker::explore(model, limits, explore_options);
   std::vector<TraceStep> steps;
   if (r.violation) steps = trace(cluster, r.violation->path);
+  std::vector<OtherViolation> others;
+  for (const auto& entry : r.property_results) {
+    if (entry.status == checker::PropertyStatus::kViolated && entry.violation &&
+        !(r.violation && entry.violation->name == r.violation->name)) {
+      others.push_back({&*entry.violation, trace(cluster, entry.violation->path), ""});
+    }
+  }
   std::string written;
   if (r.violation && !options.out_dir.empty()) {
-    std::string error;
-    const auto path = write_counterexample(
-        make_counterexample(scenario, r, options.checked, command_line(options)), options.out_dir,
-        error);
-    if (!path) {
-      fmt::print(err, "preemptcheck: {}\n", error);
-      return kExitBadInput;
-    }
+    // One file per violated property, each with that property's own counterexample.
+    const auto write = [&](const checker::Violation<Action>& v) -> std::optional<std::string> {
+      Result one;
+      static_cast<checker::Summary&>(one) = static_cast<const checker::Summary&>(r);
+      one.violation = v;
+      std::string error;
+      auto path = write_counterexample(
+          make_counterexample(scenario, one, options.checked, command_line(options)),
+          options.out_dir, error);
+      if (!path) fmt::print(err, "preemptcheck: {}\n", error);
+      return path;
+    };
+    const auto path = write(*r.violation);
+    if (!path) return kExitBadInput;
     written = *path;
+    for (OtherViolation& o : others) {
+      const auto other = write(*o.violation);
+      if (!other) return kExitBadInput;
+      o.written = *other;
+    }
   }
   if (options.json) {
-    print_json(scenario, source, r, steps, options.checked, written, out);
+    print_json(scenario, source, r, steps, options.checked, written, others, out);
   } else {
-    print_human(scenario, source, r, steps, options.checked, written, out);
+    print_human(scenario, source, r, steps, options.checked, written, others, out);
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/check_command.h"
 #include "cli/json.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
@@ -384,6 +385,7 @@ std::optional<SearchOptions> to_search_options(const SearchCommandOptions& o, st
   s.mechanisms = base.mechanisms;
   s.checked = o.checked;
   s.max_states = o.max_states;
+  s.threads = effective_threads(o.threads);
   if (o.differential) {
     Scenario alone;
     MechanismChoice choice;

@@ -113,7 +113,10 @@ class Search {
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     WorldModel model(std::make_shared<const Cluster>(scenario), o_.checked);
-    Explored e{checker::explore(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt})};
+    checker::ExploreOptions<Action> explore_options;
+    explore_options.threads = o_.threads;
+    Explored e{checker::explore(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt},
+                                explore_options)};
     e.result.violating_states.clear();
     e.result.level_starts.clear();
     e.result.properties.clear();
