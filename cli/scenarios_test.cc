@@ -3,6 +3,7 @@
 // switch breaks the property it guards with a pinned shortest counterexample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "checker/explorer.h"
 #include "cli/args.h"
@@ -355,6 +358,89 @@ TEST(cliCheck, BadScenarioExitsTwoNamingFileLineAndColumn) {
 TEST(cliCheck, MissingScenarioFileExitsTwo) {
   std::string out;
   EXPECT_EQ(run({"scenarios/does-not-exist.yaml"}, out), kExitBadInput);
+}
+
+// The committed scenarios, by file name.
+std::vector<std::string> committed_scenarios() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
+    if (entry.path().extension() == ".yaml") out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// `check ARGS --quiet --json` as a JSON document, without the figures that depend on the
+// machine (time, rates, memory).
+nlohmann::json check_json(std::vector<std::string> args, int& code) {
+  args.insert(args.begin(), "check");
+  args.insert(args.end(), {"--quiet", "--json"});
+  std::ostringstream o;
+  std::ostringstream e;
+  code = run_main(args, o, e);
+  nlohmann::json j = nlohmann::json::parse(o.str());
+  for (const char* key : {"seconds", "states_per_second", "peak_rss_bytes"}) j["stats"].erase(key);
+  return j;
+}
+
+TEST(cliCheck, OneAndTwoThreadsPrintTheSameForEveryCommittedScenario) {
+  for (const std::string& path : committed_scenarios()) {
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{}, std::vector<std::string>{"--profile", "kubernetes"},
+          std::vector<std::string>{"--profile", "kubernetes", "--stop-at-first"}}) {
+      std::vector<std::string> args{path};
+      args.insert(args.end(), extra.begin(), extra.end());
+      int one_code = 0;
+      int two_code = 0;
+      std::vector<std::string> one_args = args;
+      one_args.insert(one_args.end(), {"--threads", "1"});
+      std::vector<std::string> two_args = args;
+      two_args.insert(two_args.end(), {"--threads", "2"});
+      const nlohmann::json one = check_json(one_args, one_code);
+      const nlohmann::json two = check_json(two_args, two_code);
+      EXPECT_EQ(one_code, two_code) << path;
+      EXPECT_EQ(one.dump(1), two.dump(1)) << path << " " << (extra.empty() ? "" : extra[1]);
+    }
+  }
+}
+
+TEST(cliCheck, EachViolatedPropertysCounterexampleIsAsShortAsItsOwnCheck) {
+  std::size_t compared = 0;
+  for (const std::string& path : committed_scenarios()) {
+    int code = 0;
+    const nlohmann::json all = check_json({path, "--profile", "kubernetes", "--threads", "2"}, code);
+    for (const nlohmann::json& p : all["properties"]) {
+      if (p["verdict"] != "violated") continue;
+      ASSERT_TRUE(p.contains("steps")) << path << " " << p["name"];
+      int alone_code = 0;
+      const nlohmann::json alone =
+          check_json({path, "--profile", "kubernetes", "--property", p["name"].get<std::string>(),
+                      "--stop-at-first", "--threads", "1"},
+                     alone_code);
+      EXPECT_EQ(alone_code, kExitViolated) << path << " " << p["name"];
+      ASSERT_TRUE(alone.contains("violation")) << path << " " << p["name"];
+      EXPECT_EQ(p["steps"].size(), alone["violation"]["steps"].size()) << path << " " << p["name"];
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 0U) << "no committed scenario violates a property under kubernetes";
+}
+
+TEST(cliCheck, MemorySizesParse) {
+  EXPECT_EQ(parse_memory_size("200M"), 200'000'000U);
+  EXPECT_EQ(parse_memory_size("2G"), 2'000'000'000U);
+  EXPECT_EQ(parse_memory_size("512Mi"), 512U << 20);
+  EXPECT_EQ(parse_memory_size("4096"), 4096U);
+  EXPECT_FALSE(parse_memory_size("0").has_value());
+  EXPECT_FALSE(parse_memory_size("2GB").has_value());
+  EXPECT_FALSE(parse_memory_size("-1M").has_value());
+  EXPECT_FALSE(parse_memory_size("").has_value());
+}
+
+TEST(cliCheck, MemoryLimitExitsThreeNamingIt) {
+  std::string out;
+  EXPECT_EQ(run({"--max-memory", "1K", "--quiet"}, out), kExitLimit);
+  EXPECT_NE(out.find("memory limit"), std::string::npos) << out;
 }
 
 }  // namespace
