@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace preemptcheck {
 
@@ -75,6 +76,10 @@ class BoundedVec {
   void clear() { erase(begin(), end()); }
 
   friend bool operator==(const BoundedVec& x, const BoundedVec& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
+  /// Element-wise, as std::vector compares (tests state expected queues as vectors).
+  friend bool operator==(const BoundedVec& x, const std::vector<T>& y) {
     return std::equal(x.begin(), x.end(), y.begin(), y.end());
   }
 

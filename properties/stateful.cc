@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <ostream>
 
@@ -147,8 +148,10 @@ class Stateful {
     const RapidCheckOutcome outcome = run_rapidcheck(
         [&] {
           const Scenario scenario = *gen;
-          const Cluster cluster(scenario);
-          const World initial(cluster);
+          // RapidCheck shrinks after this call returns, on Worlds that point at the cluster:
+          // it lives as long as the search.
+          clusters_.push_back(std::make_unique<const Cluster>(scenario));
+          const World initial(*clusters_.back());
           spec::Findings v;
           spec::check_state(initial, v);
           auto violations = checked_violations(v, o_.checked);
@@ -209,6 +212,7 @@ class Stateful {
   const Clock::time_point start_;
   StatefulResult r_;
   Recorder recorder_;
+  std::deque<std::unique_ptr<const Cluster>> clusters_;  ///< every generated cluster, for shrinking
 };
 
 // The steps of `from`, by pod name, as actions of `to`; nothing when a pod is missing.
