@@ -54,10 +54,14 @@ class VertexWriter {
     }
     if (v.violating && v.on_counterexample) {
       out << ", style=\"filled,bold\", penwidth=2";
+    } else if (v.violating && v.off_path) {
+      out << ", style=\"filled,dashed\", color=gray50";
     } else if (v.violating) {
       out << ", style=filled";
     } else if (v.on_counterexample) {
       out << ", style=bold, penwidth=2";
+    } else if (v.off_path) {
+      out << ", style=dashed, color=gray50";
     }
     if (v.violating) {
       out << ", fillcolor=\"" << kViolatingFill << '"';
@@ -78,6 +82,8 @@ class EdgeWriter {
     out << "[label=" << dot_string(e.label);
     if (e.on_counterexample) {
       out << ", style=bold, penwidth=2";
+    } else if (e.off_path) {
+      out << ", style=dashed, color=gray50, fontcolor=gray30";
     }
     out << ']';
   }
@@ -96,6 +102,7 @@ class GraphWriter {
   explicit GraphWriter(const StateGraph& graph) : graph_(graph) {}
 
   void operator()(std::ostream& out) const {
+    write_legend(out);
     if (graph_.vertices.size() <= kQuickLayoutStates) return;
     out << "// " << graph_.vertices.size() << " states: laid out with dot's quickest settings\n"
         << "graph [newrank=true, splines=false, nslimit=0, nslimit1=0, mclimit=0.001, "
@@ -103,6 +110,46 @@ class GraphWriter {
   }
 
  private:
+  // A box of sample states and steps, one per style the graph uses, each saying what it means.
+  void write_legend(std::ostream& out) const {
+    bool violating = false;
+    bool on_path = false;
+    bool off_path = false;
+    for (const GraphVertex& v : graph_.vertices) {
+      violating = violating || v.violating;
+      on_path = on_path || v.on_counterexample;
+      off_path = off_path || v.off_path;
+    }
+    out << "subgraph cluster_legend {\n"
+        << "label=\"legend\"; fontsize=12; style=rounded; color=gray50;\n"
+        << "node [fontsize=10]; edge [fontsize=10];\n"
+        << "legend_initial [label=\"initial state\", shape=doublecircle];\n"
+        << "legend_state [label=\"state: queues; pods per node\\n(~ terminating, + binding); "
+           "jobs\"];\n"
+        << "legend_step_from [shape=point]; legend_step_to [shape=point];\n"
+        << "legend_step_from -> legend_step_to [label=\"step (action)\"];\n";
+    if (on_path) {
+      out << "legend_path [label=\"state on the counterexample\\n(#k: after step k)\", "
+             "style=bold, penwidth=2];\n"
+          << "legend_path_from [shape=point]; legend_path_to [shape=point];\n"
+          << "legend_path_from -> legend_path_to [label=\"counterexample step\", style=bold, "
+             "penwidth=2];\n";
+    }
+    if (violating) {
+      out << "legend_violating [label=\"entered by a step that\\nviolates a property\", "
+             "style=filled, fillcolor=\""
+          << kViolatingFill << "\"];\n";
+    }
+    if (off_path) {
+      out << "legend_off [label=\"other successor\\n(not expanded)\", style=dashed, "
+             "color=gray50];\n"
+          << "legend_off_from [shape=point]; legend_off_to [shape=point];\n"
+          << "legend_off_from -> legend_off_to [label=\"step off the path\", style=dashed, "
+             "color=gray50];\n";
+    }
+    out << "}\n";
+  }
+
   const StateGraph& graph_;
 };
 

@@ -62,6 +62,14 @@ std::size_t count(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// The DOT text without its legend box, and the legend box alone.
+std::pair<std::string, std::string> split_legend(const std::string& text) {
+  const auto begin = text.find("subgraph cluster_legend {");
+  if (begin == std::string::npos) return {text, ""};
+  const auto end = text.find("}\n", begin) + 2;
+  return {text.substr(0, begin) + text.substr(end), text.substr(begin, end - begin)};
+}
+
 TEST(checkerGraph, BuildsTheWholeSpaceWithTheCounterexample) {
   const GraphBuild build = build_graph(SmallHops(), 100, state_label, action_label);
   ASSERT_EQ(build.status, GraphStatus::kBuilt);
@@ -90,7 +98,7 @@ TEST(checkerGraph, BuildsTheWholeSpaceWithTheCounterexample) {
 
   std::ostringstream dot;
   write_dot(g, dot);
-  const std::string text = dot.str();
+  const auto [text, legend] = split_legend(dot.str());
   EXPECT_EQ(text.rfind("digraph", 0), 0U) << text;
   EXPECT_EQ(count(text, "->"), 12U) << text;
   EXPECT_EQ(count(text, "[label="), 20U) << text;
@@ -101,11 +109,50 @@ TEST(checkerGraph, BuildsTheWholeSpaceWithTheCounterexample) {
       << text;
   EXPECT_NE(text.find("5[label=\"x=6\", style=\"filled,bold\""), std::string::npos) << text;
   EXPECT_NE(text.find("2->5 [label=\"+3\", style=bold"), std::string::npos) << text;
+  // The legend explains the initial state, a state, a step, the counterexample and a
+  // violating state; nothing is off a path here, so that entry is absent.
+  EXPECT_NE(legend.find("initial state"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("counterexample step"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("violates a property"), std::string::npos) << legend;
+  EXPECT_EQ(legend.find("off the path"), std::string::npos) << legend;
+}
+
+TEST(checkerGraph, NeighbourhoodDrawsThePathAndOneLevelAround) {
+  using A = SmallHops::Action;
+  const NeighbourhoodBuild build =
+      build_neighbourhood(SmallHops(), {A::kAdd3, A::kAdd3}, state_label, action_label);
+  ASSERT_FALSE(build.not_enabled);
+  const StateGraph& g = build.graph;
+  // Path x=0 → 3 → 6; off it, x=1 (from 0) and x=4 (from 3).
+  ASSERT_EQ(g.vertices.size(), 5U);
+  ASSERT_EQ(g.edges.size(), 4U);
+  std::size_t on_path = 0;
+  std::size_t off_path = 0;
+  for (const GraphVertex& v : g.vertices) {
+    on_path += v.on_counterexample ? 1 : 0;
+    off_path += v.off_path ? 1 : 0;
+    EXPECT_NE(v.on_counterexample, v.off_path) << v.label;
+  }
+  EXPECT_EQ(on_path, 3U);
+  EXPECT_EQ(off_path, 2U);
+  EXPECT_EQ(g.vertices[0].label, "#0\nx=0");
+  EXPECT_TRUE(g.vertices[0].initial);
+  for (const GraphVertex& v : g.vertices) EXPECT_EQ(v.violating, v.label == "#2\nx=6") << v.label;
+  std::ostringstream dot;
+  write_dot(g, dot);
+  const auto [text, legend] = split_legend(dot.str());
+  EXPECT_EQ(count(text, "style=dashed"), 4U) << text;  // two states, two steps
+  EXPECT_NE(legend.find("step off the path"), std::string::npos) << legend;
+
+  // A step that is not enabled is reported with its index.
+  const NeighbourhoodBuild stuck = build_neighbourhood(
+      SmallHops(), {A::kAdd3, A::kAdd3, A::kAdd3}, state_label, action_label);
+  EXPECT_EQ(stuck.not_enabled, std::optional<std::size_t>(2));
 }
 
 TEST(checkerGraph, EscapesLabels) {
   StateGraph g;
-  g.vertices.push_back({"say \"hi\"\nback\\slash", true, false, false});
+  g.vertices.push_back({"say \"hi\"\nback\\slash", true, false, false, false});
   std::ostringstream dot;
   write_dot(g, dot);
   EXPECT_NE(dot.str().find(R"(label="say \"hi\"\nback\\slash")"), std::string::npos)

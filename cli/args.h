@@ -1,5 +1,6 @@
-// The command line on CLI11: one App with the subcommands check, replay, graph and search,
-// their options bound to each command's options struct, and the one strict rule for numbers.
+// The command line on CLI11: one App with the subcommands check, replay, graph, search and
+// import, their options bound to each command's options struct, and the one strict rule for
+// numbers.
 #pragma once
 
 #include <optional>
@@ -12,7 +13,8 @@
 namespace preemptcheck::cli {
 
 /// The commands the App knows, in the order `--help` lists them.
-inline constexpr std::string_view kCommandNames[] = {"check", "replay", "graph", "search"};
+inline constexpr std::string_view kCommandNames[] = {"check", "replay", "graph", "search",
+                                                 "import"};
 
 /// Parses the words after `check`. On an error returns nothing and sets `error`.
 /// A mechanism switch applies on top of the profile whatever their order on the line.

@@ -12,10 +12,11 @@
 #include <ostream>
 #include <thread>
 
-#include "cli/counterexample.h"
+#include "checker/explore_auto.h"
 #include "cli/json.h"
+#include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
-#include "impl/show.h"
+#include "properties/schedule.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck::cli {
@@ -43,16 +44,10 @@ void print_schedule(const std::vector<TraceStep>& steps, std::ostream& out) {
   }
 }
 
-// Replays a path from the initial world to say what each step did.
-std::vector<TraceStep> trace(const std::shared_ptr<const Cluster>& cluster,
-                             const std::vector<Action>& path) {
+// The steps of a replayed schedule as the output prints them.
+std::vector<TraceStep> trace(const Schedule& schedule) {
   std::vector<TraceStep> out;
-  World w(*cluster);
-  for (const Action& a : path) {
-    World before = w;
-    StepReport step = w.apply(a);
-    out.push_back({format_action(a, *cluster), describe_step(before, step, w)});
-  }
+  for (const ScheduleStep& s : schedule.steps) out.push_back({s.text, s.comment});
   return out;
 }
 
@@ -105,6 +100,7 @@ bool names_property(const checker::Violation<Action>& v, std::string_view name) 
 }
 
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
+                 const spec::BlockingRoundTrips& trips,
                  const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
                  const std::string& written, const std::vector<OtherViolation>& others,
                  std::ostream& out) {
@@ -112,6 +108,11 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
   fmt::print(out, "           {}\n", collision_line(r.stats));
+  fmt::print(out,
+             "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
+             "waiting: {} API round trip{} with deletion=sync, {} with deletion=async\n",
+             r.outcome == checker::Outcome::kHolds ? "" : " explored", trips.sync,
+             trips.sync == 1 ? "" : "s", trips.async);
   const bool violated = r.outcome == checker::Outcome::kViolated;
   const bool complete = r.outcome == checker::Outcome::kHolds;
   fmt::print(out, "properties\n");
@@ -204,9 +205,9 @@ Json steps_json(const std::vector<TraceStep>& steps) {
 }
 
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
-                const std::vector<TraceStep>& steps, const std::bitset<spec::kPropertyCount>& checked,
-                const std::string& written, const std::vector<OtherViolation>& others,
-                std::ostream& out) {
+                const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
+                const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
+                const std::vector<OtherViolation>& others, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
   j["source"] = source;
@@ -221,7 +222,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 {"states_per_second", r.stats.states_per_second},
                 {"peak_rss_bytes", r.stats.peak_rss_bytes},
                 {"collision_probability", r.stats.collision_probability},
-                {"collision_probability_optimistic", r.stats.collision_probability_optimistic}};
+                {"collision_probability_optimistic", r.stats.collision_probability_optimistic},
+                {"blocking_round_trips", {{"sync", trips.sync}, {"async", trips.async}}}};
   Json properties = Json::array();
   Json witnesses = Json::object();
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -271,6 +273,7 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
 std::string command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
   if (!o.scenario_path.empty()) out += " " + o.scenario_path;
+  if (!o.scenario_of.empty()) out += " --scenario-of " + o.scenario_of;
   if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
   for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
   if (!o.checked.all()) {
@@ -368,7 +371,9 @@ void print_notes(const std::vector<std::string>& notes, std::string_view command
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   Scenario scenario;
   try {
-    scenario = load_scenario(options.scenario_path);
+    scenario = options.scenario_of.empty()
+                   ? load_scenario(options.scenario_path)
+                   : load_counterexample_file(options.scenario_of).scenario;
   } catch (const ScenarioError& e) {
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
@@ -380,7 +385,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   print_notes(notes, "check", err);
   const std::string source =
-      options.scenario_path.empty() ? "embedded default" : options.scenario_path;
+      !options.scenario_of.empty()     ? "the scenario of " + options.scenario_of
+      : options.scenario_path.empty() ? std::string("embedded default")
+                                      : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
   checker::Limits limits = options.limits;
@@ -388,50 +395,78 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (limits.max_memory_bytes == std::optional<std::uint64_t>(0)) limits.max_memory_bytes.reset();
   checker::ExploreOptions<Action> explore_options;
   explore_options.threads = effective_threads(options.threads);
-  explore_options.per_property = !options.stop_at_first;
+  // The distributed search stops at the first violation (checker/explore_auto.h).
+  const bool distributed = checker::mpi::size() > 1;
+  if (distributed && !options.stop_at_first && checker::mpi::is_lead_rank()) {
+    fmt::print(err,
+               "preemptcheck check: note: under mpirun the search stops at the first violation, "
+               "as with --stop-at-first\n");
+  }
+  explore_options.per_property = !options.stop_at_first && !distributed;
   if (!options.quiet) {
     explore_options.progress = [&err](const checker::Stats& s) {
       fmt::print(err, "{}\n", progress_line(s));
       err.flush();
     };
   }
-  Result r = checker::explore(model, limits, explore_options);
+  // Distributed check (docs/mpi.md): under mpirun every rank searches its part; rank 0 alone
+  // prints and writes the counterexample, the others return the same exit status.
+  Result r;
+  try {
+    r = checker::explore_auto(model, limits, explore_options);
+  } catch (const checker::RankFailure& e) {
+    fmt::print(err, "preemptcheck: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (!checker::mpi::is_lead_rank()) {
+    return r.outcome == checker::Outcome::kHolds      ? kExitHolds
+           : r.outcome == checker::Outcome::kViolated ? kExitViolated
+                                                      : kExitLimit;
+  }
+  // Every counterexample is the schedule's replay of a violation's path; with per-property
+  // results each violated property has its own.
+  std::optional<Schedule> schedule;
+  if (r.violation) schedule = replay_schedule(scenario, r.violation->path, options.checked);
   std::vector<TraceStep> steps;
-  if (r.violation) steps = trace(cluster, r.violation->path);
+  if (schedule) steps = trace(*schedule);
   std::vector<OtherViolation> others;
+  std::vector<Schedule> other_schedules;
   for (const auto& entry : r.property_results) {
     if (entry.status == checker::PropertyStatus::kViolated && entry.violation &&
         !(r.violation && entry.violation->name == r.violation->name)) {
-      others.push_back({&*entry.violation, trace(cluster, entry.violation->path), ""});
+      other_schedules.push_back(replay_schedule(scenario, entry.violation->path, options.checked));
+      others.push_back({&*entry.violation, trace(other_schedules.back()), ""});
     }
   }
   std::string written;
   if (r.violation && !options.out_dir.empty()) {
     // One file per violated property, each with that property's own counterexample.
-    const auto write = [&](const checker::Violation<Action>& v) -> std::optional<std::string> {
-      Result one;
-      static_cast<checker::Summary&>(one) = static_cast<const checker::Summary&>(r);
-      one.violation = v;
+    const auto write = [&](const Schedule& s,
+                           const checker::Violation<Action>& v) -> std::optional<std::string> {
       std::string error;
+      FoundBy found_by;
+      found_by.states = r.stats.states;
       auto path = write_counterexample(
-          make_counterexample(scenario, one, options.checked, command_line(options)),
+          to_counterexample(s, scenario, v.name, found_by, command_line(options)),
           options.out_dir, error);
       if (!path) fmt::print(err, "preemptcheck: {}\n", error);
       return path;
     };
-    const auto path = write(*r.violation);
+    const auto path = write(*schedule, *r.violation);
     if (!path) return kExitBadInput;
     written = *path;
-    for (OtherViolation& o : others) {
-      const auto other = write(*o.violation);
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      const auto other = write(other_schedules[i], *others[i].violation);
       if (!other) return kExitBadInput;
-      o.written = *other;
+      others[i].written = *other;
     }
   }
   if (options.json) {
-    print_json(scenario, source, r, steps, options.checked, written, others, out);
+    print_json(scenario, source, r, model.peak_round_trips(), steps, options.checked, written,
+               others, out);
   } else {
-    print_human(scenario, source, r, steps, options.checked, written, others, out);
+    print_human(scenario, source, r, model.peak_round_trips(), steps, options.checked, written,
+                others, out);
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:

@@ -44,6 +44,9 @@ inline constexpr std::uint64_t kDefaultMaxStates = 20'000'000;
 
 struct CheckOptions {
   std::string scenario_path;  ///< empty: the embedded default
+  /// When set: check the inline scenario (and recorded mechanisms) of this counterexample
+  /// file instead of scenario_path.
+  std::string scenario_of;
   MechanismChoice mechanisms;
   checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();

@@ -1,5 +1,5 @@
 // Tests of `check --out` and of the counterexample file format.
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 
 #include <gtest/gtest.h>
 

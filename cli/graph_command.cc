@@ -1,4 +1,5 @@
-// The `graph` command: explore a small scenario completely and draw it.
+// The `graph` command: explore a small scenario completely and draw it, or draw a
+// counterexample's neighbourhood.
 #include "cli/graph_command.h"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include <ostream>
 
 #include "checker/graph.h"
+#include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/world_model.h"
@@ -43,6 +45,11 @@ std::optional<std::string> render_svg(const std::string& dot, const std::string&
   return std::nullopt;
 }
 
+// Writes the DOT file (and the SVG when asked), then the summary `lines`.
+int write_graph(const checker::StateGraph& g, const GraphOptions& o,
+                const std::vector<std::string>& lines, const std::optional<std::string>& dot,
+                std::ostream& out, std::ostream& err);
+
 }  // namespace
 
 std::optional<std::string> find_dot() {
@@ -62,8 +69,14 @@ std::optional<std::string> find_dot() {
 
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   Scenario scenario;
+  Counterexample cx;
   try {
-    scenario = load_scenario(o.scenario_path);
+    if (o.around_path.empty()) {
+      scenario = load_scenario(o.scenario_path);
+    } else {
+      cx = load_counterexample_file(o.around_path);
+      scenario = cx.scenario;
+    }
   } catch (const ScenarioError& e) {
     fmt::print(err, "preemptcheck graph: {}\n", e.what());
     return kExitBadInput;
@@ -86,6 +99,33 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   }
   auto cluster = std::make_shared<const Cluster>(scenario);
   const WorldModel model(cluster);
+  if (!o.around_path.empty()) {
+    std::vector<Action> path;
+    for (const CounterexampleStep& step : cx.steps) path.push_back(step.action);
+    const checker::NeighbourhoodBuild around = checker::build_neighbourhood(
+        model, path, [](const WorldState& s) { return state_label(s.world); },
+        [&](const Action& a) { return format_action(a, *cluster); });
+    if (around.not_enabled) {
+      const CounterexampleStep& step = cx.steps[*around.not_enabled];
+      fmt::print(err,
+                 "preemptcheck graph: {}:{}:{}: step {} ({}) is not enabled under {}; nothing "
+                 "was written\n",
+                 o.around_path, step.line, step.column, *around.not_enabled + 1, step.text,
+                 describe(scenario.mechanisms));
+      return kExitBadInput;
+    }
+    std::size_t off_path = 0;
+    for (const checker::GraphVertex& v : around.graph.vertices) off_path += v.off_path ? 1 : 0;
+    return write_graph(
+        around.graph, o,
+        {fmt::format("graph      {} around {} ({})", scenario.name, o.around_path,
+                     describe(scenario.mechanisms)),
+         fmt::format("states     {} distinct states on the path of {} step{} (bold), {} other "
+                     "successors (dashed), {} steps",
+                     around.graph.vertices.size() - off_path, path.size(),
+                     path.size() == 1 ? "" : "s", off_path, around.graph.edges.size())},
+        dot, out, err);
+  }
   const checker::GraphBuild build = checker::build_graph(
       model, static_cast<std::size_t>(o.max_states),
       [](const WorldState& s) { return state_label(s.world); },
@@ -100,6 +140,26 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
     return kExitLimit;
   }
   const checker::StateGraph& g = build.graph;
+  std::size_t violating = 0;
+  std::size_t bold = 0;
+  for (const checker::GraphVertex& v : g.vertices) violating += v.violating ? 1 : 0;
+  for (const checker::GraphEdge& e : g.edges) bold += e.on_counterexample ? 1 : 0;
+  std::vector<std::string> summary = {
+      fmt::format("graph      {} ({})", scenario.name, describe(scenario.mechanisms)),
+      fmt::format("states     {} states, {} steps, {} violating (filled)", g.vertices.size(),
+                  g.edges.size(), violating)};
+  if (bold > 0) {
+    summary.push_back(fmt::format("shortest   counterexample of {} step{} drawn bold", bold,
+                                  bold == 1 ? "" : "s"));
+  }
+  return write_graph(g, o, summary, dot, out, err);
+}
+
+namespace {
+
+int write_graph(const checker::StateGraph& g, const GraphOptions& o,
+                const std::vector<std::string>& lines, const std::optional<std::string>& dot,
+                std::ostream& out, std::ostream& err) {
   if (o.dot_path == "-") {
     checker::write_dot(g, out);
   } else {
@@ -111,19 +171,9 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
-  std::size_t violating = 0;
-  std::size_t bold = 0;
-  for (const checker::GraphVertex& v : g.vertices) violating += v.violating ? 1 : 0;
-  for (const checker::GraphEdge& e : g.edges) bold += e.on_counterexample ? 1 : 0;
   // With --dot - the DOT text owns standard output; the summary goes with the diagnostics.
   std::ostream& summary = o.dot_path == "-" ? err : out;
-  fmt::print(summary, "graph      {} ({})\n", scenario.name, describe(scenario.mechanisms));
-  fmt::print(summary, "states     {} states, {} steps, {} violating (filled)\n", g.vertices.size(),
-             g.edges.size(), violating);
-  if (bold > 0) {
-    fmt::print(summary, "shortest   counterexample of {} step{} drawn bold\n", bold,
-               bold == 1 ? "" : "s");
-  }
+  for (const std::string& line : lines) fmt::print(summary, "{}\n", line);
   if (o.dot_path != "-") fmt::print(summary, "dot        {}\n", o.dot_path);
   if (dot) {
     if (auto error = render_svg(*dot, o.dot_path, o.svg_path)) {
@@ -134,5 +184,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   }
   return kExitHolds;
 }
+
+}  // namespace
 
 }  // namespace preemptcheck::cli

@@ -1,5 +1,6 @@
-// The `graph` command: draw the whole state graph of a small scenario as Graphviz DOT, and
-// optionally render it to SVG with Graphviz's `dot` (DESIGN §8).
+// The `graph` command: draw the whole state graph of a small scenario, or a counterexample's
+// neighbourhood, as Graphviz DOT with a legend, and optionally render it to SVG with Graphviz's
+// `dot` (DESIGN §8).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct GraphOptions {
   std::string scenario_path;  ///< empty: the embedded default
   std::string dot_path;       ///< required; "-" writes the DOT text to standard output
   std::string svg_path;       ///< when set, `dot -Tsvg` renders the DOT file here
+  /// When set, a counterexample file: draw its path and each state's other successors (one
+  /// level) instead of the whole space; the scenario comes from the file.
+  std::string around_path;
   std::uint64_t max_states = kDefaultGraphStates;
   MechanismChoice mechanisms;
 };
@@ -31,7 +35,9 @@ std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& arg
                                              std::string& error);
 
 /// Runs `preemptcheck graph`: 0 when drawn (violating states are marked, not an error),
-/// 2 for bad input or a failed render, 3 when the space has more states than allowed.
+/// 2 for bad input, a counterexample step that is not enabled, or a failed render, 3 when the
+/// space has more states than allowed (--around draws no more than the path's neighbourhood
+/// and has no limit).
 int run_graph(const GraphOptions& options, std::ostream& out, std::ostream& err);
 
 /// The path of Graphviz's `dot` found on PATH, or nothing.

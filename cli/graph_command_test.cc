@@ -121,8 +121,12 @@ TEST(Graph, RendersTheDefaultScenarioWithGraphviz) {
   const auto states = testing::number_after(r.out, "states     ");
   const auto steps = testing::number_after(r.out, " states, ");
   ASSERT_TRUE(states && steps) << r.out;
-  EXPECT_EQ(testing::count_of(svg, "class=\"node\""), *states);
-  EXPECT_EQ(testing::count_of(svg, "class=\"edge\""), *steps);
+  // The legend's sample states and steps are named legend_*.
+  const std::size_t legend_edges = testing::count_of(svg, "class=\"edge\">\n<title>legend_");
+  const std::size_t legend_nodes = testing::count_of(svg, "class=\"node\">\n<title>legend_");
+  EXPECT_GT(legend_nodes, 0U) << "no legend";
+  EXPECT_EQ(testing::count_of(svg, "class=\"node\"") - legend_nodes, *states);
+  EXPECT_EQ(testing::count_of(svg, "class=\"edge\"") - legend_edges, *steps);
   EXPECT_NE(svg.find("schedule p&#45;high"), std::string::npos);
 }
 

@@ -53,7 +53,14 @@ with tempfile.TemporaryDirectory() as scratch:
     doc = run(["check", "--json", "--inflight=off", "--out", scratch], 1)
     if doc and not any(p["verdict"] == "violated" for p in doc["properties"]):
         failures.append("check --inflight=off: no property is violated in the document")
+    doc = run(["check", "scenarios/g1-basic.yaml", "--profile", "kubernetes", "--json",
+               "--out", scratch], 1)
+    own = [p for p in (doc or {}).get("properties", []) if "counterexample" in p]
+    if doc and len(own) < 2:
+        failures.append("check g1-basic --profile kubernetes: fewer than two properties carry "
+                        "their own counterexample")
     run(["check", "--json", "--max-states", "10"], 3)
+    run(["check", "--json", "--max-memory", "1K"], 3)
     run(["check", bad, "--json"], 2)
     err = run(["check", "--json", "--max-states", "0x10"], 2)
     run(["replay", counterexample, "--json"], 1)
@@ -64,6 +71,12 @@ with tempfile.TemporaryDirectory() as scratch:
          "--out", scratch], 1)
     run(["search", "--json", "--stateful", "--seed", "1", "--runs", "2", "--max-steps", "20"], 0)
     run(["search", "--json", "--differential", "--seed", "1"], 2)
+    doc = run(["import", "files/testdata/kubectl-cluster.yaml", "--json"], 0)
+    if doc and not doc["dropped"]:
+        failures.append("import --json: the fixture's dropped fields are not listed")
+    doc = run(["import", "files/testdata/kubectl-malformed-quantity.yaml", "--json"], 2)
+    if doc and not doc["error"].get("line"):
+        failures.append(f"import of a malformed fixture: the error names no line: {doc['error']}")
     doc = run(["check", bad, "--json"], 2)
     if doc and (doc["error"].get("file") != bad or not doc["error"].get("line")):
         failures.append(f"check {bad}: the error names no file and line: {doc['error']}")

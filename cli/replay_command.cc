@@ -4,96 +4,69 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
 #include <sstream>
 
 #include "cli/json.h"
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 #include "impl/show.h"
-#include "spec/ledger.h"
-#include "spec/monitor.h"
+#include "properties/recorded.h"
+#include "properties/schedule.h"
+#include "report/swimlanes_html.h"
+#include "report/state_text.h"
+#include "report/timeline.h"
 
 namespace preemptcheck::cli {
 namespace {
-
-using Lines = StateLines;
-
-std::string enabled_here(const World& w) {
-  std::vector<Action> actions;
-  w.enabled_actions(actions);
-  std::string out;
-  for (const Action& a : actions) {
-    out += fmt::format("{}{}", out.empty() ? "" : ", ", format_action(a, w.cluster()));
-  }
-  return or_none(out, "nothing");
-}
-
-// Whether every step up to and including `last` (0-based) is enabled under `scenario`.
-bool runs_through(const Scenario& scenario, const Counterexample& cx, std::size_t last) {
-  const Cluster cluster(scenario);
-  World w(cluster);
-  for (std::size_t i = 0; i <= last; ++i) {
-    if (!w.is_enabled(cx.steps[i].action)) return false;
-    w.apply(cx.steps[i].action);
-  }
-  return true;
-}
-
-// Which of the overridden switches, set back to the file's value alone, make steps 1..k run.
-std::string blocking_mechanisms(const Scenario& run, const Counterexample& cx, std::size_t k) {
-  std::vector<std::string> blockers;
-  for (std::string_view name : mechanism_names()) {
-    const std::string recorded = mechanism_value(cx.scenario.mechanisms, name);
-    const std::string now = mechanism_value(run.mechanisms, name);
-    if (recorded == now) continue;
-    Scenario probe = run;
-    set_mechanism(probe.mechanisms, name, recorded);
-    if (runs_through(probe, cx, k)) {
-      blockers.push_back(fmt::format("{}={} (the file's {}={} enables it)", name, now, name,
-                                     recorded));
-    }
-  }
-  if (blockers.empty()) {
-    std::vector<std::string> diffs = differences(cx.scenario.mechanisms, run.mechanisms);
-    std::string all;
-    for (const std::string& d : diffs) all += fmt::format("{}{}", all.empty() ? "" : " ", d);
-    return fmt::format("no single switch blocks it; the file's switches together enable it ({})",
-                       all);
-  }
-  std::string out = "blocked by ";
-  for (std::size_t i = 0; i < blockers.size(); ++i) {
-    out += fmt::format("{}{}", i == 0 ? "" : ", and by ", blockers[i]);
-  }
-  return out;
-}
-
-void print_lines(const Lines& lines, std::size_t width, std::ostream& out) {
-  for (const auto& [key, value] : lines) fmt::print(out, "    {:<{}}  {}\n", key, width, value);
-}
-
-void print_changes(const Lines& before, const Lines& after, std::size_t width,
-                   std::ostream& out) {
-  bool any = false;
-  for (std::size_t i = 0; i < after.size(); ++i) {
-    if (i < before.size() && before[i] == after[i]) continue;
-    const std::string old = i < before.size() ? before[i].second : std::string("-");
-    fmt::print(out, "    {:<{}}  {} -> {}\n", after[i].first, width, old, after[i].second);
-    any = true;
-  }
-  if (!any) fmt::print(out, "    (no visible change)\n");
-}
-
-// "at step 3", or "in the initial state" for step 0.
-std::string at_step(std::size_t step) {
-  return step == 0 ? std::string("in the initial state") : fmt::format("at step {}", step);
-}
 
 struct Break {
   std::size_t step;  // 0: the initial state
   std::string message;
 };
+
+// Why the file is refused before anything runs: its digest, its fingerprints; empty if not.
+std::string refusal(const Counterexample& cx, const ReplayOptions& o) {
+  if (!cx.recorded_digest) {
+    return fmt::format("{}: no scenario-digest: the file cannot show that its scenario and "
+                       "switches are those it was written for; regenerate it with check --out",
+                       o.file);
+  }
+  if (!cx.digest_matches()) {
+    return fmt::format("{}:{}:{}: scenario-digest {} does not match the inline scenario and "
+                       "switches (they digest to {}): the scenario, the profile or a switch was "
+                       "edited; regenerate it with check --out",
+                       o.file, cx.digest_line, cx.digest_column,
+                       format_fingerprint(*cx.recorded_digest),
+                       format_fingerprint(scenario_digest(cx.scenario)));
+  }
+  if (!cx.every_step_fingerprinted() && !o.allow_unfingerprinted) {
+    for (std::size_t i = 0; i < cx.steps.size(); ++i) {
+      if (cx.steps[i].fingerprint) continue;
+      return fmt::format("{}:{}:{}: step {} '{}' carries no fingerprint: a file without them "
+                         "cannot show that it replays as written; regenerate it with check --out, "
+                         "or replay it with --allow-unfingerprinted",
+                         o.file, cx.steps[i].line, cx.steps[i].column, i + 1, cx.steps[i].text);
+    }
+  }
+  return {};
+}
+
+// The swimlane page of the schedule, written to --html's path; an error message, or empty.
+std::string write_html(const ReplayOptions& o, const Counterexample& cx, const Scenario& run,
+                       const Schedule& schedule) {
+  std::string error;
+  const auto timeline =
+      report::make_timeline(report::timeline_source(cx, run, "preemptcheck replay " + o.file),
+                            schedule, report::padded_state_lines, error);
+  if (!timeline) return error;
+  std::ofstream out(o.html_path, std::ios::binary);
+  out << report::render_swimlanes_html(*timeline);
+  if (!out) return fmt::format("cannot write {}", o.html_path);
+  return {};
+}
 
 }  // namespace
 
@@ -108,6 +81,10 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     fmt::print(err, "preemptcheck replay: {}\n", e.what());
     return kExitBadInput;
   }
+  if (const std::string refused = refusal(cx, o); !refused.empty()) {
+    fmt::print(err, "preemptcheck replay: {}\n", refused);
+    return kExitBadInput;
+  }
   Scenario run = cx.scenario;
   std::vector<std::string> notes;
   if (auto error = apply_choice(run, o.mechanisms, &notes)) {
@@ -116,6 +93,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   }
   print_notes(notes, "replay", err);
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
+  const bool unfingerprinted = !cx.every_step_fingerprinted();
   doc["counterexample"] = o.file;
   doc["recorded"] = {{"property", cx.property}, {"message", cx.message}};
   doc["scenario"] = run.name;
@@ -127,13 +105,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   fmt::print(out, "counterexample {}\n", o.file);
   fmt::print(out, "recorded       {}: {}\n", cx.property, cx.message);
   for (const auto& m : cx.also) fmt::print(out, "               also {}: {}\n", m.name, m.message);
-  std::string found = fmt::format("{}{}, {} step{}", cx.found_by.method,
-                                  cx.found_by.shortest ? " (shortest)" : "", cx.steps.size(),
-                                  cx.steps.size() == 1 ? "" : "s");
-  if (cx.found_by.states > 0) found += fmt::format(", {} states searched", cx.found_by.states);
-  if (cx.found_by.seed) found += fmt::format(", seed {}", *cx.found_by.seed);
-  if (!cx.found_by.shrunk.empty()) found += fmt::format(", shrunk {}", cx.found_by.shrunk);
-  fmt::print(out, "found          {}\n", found);
+  fmt::print(out, "found          {}\n", report::found_by_text(cx));
   fmt::print(out, "scenario       {}\n", run.name);
   fmt::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
   if (overridden) {
@@ -143,16 +115,27 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     }
     fmt::print(out,
                "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
-               "not compared\n",
-               describe(cx.scenario.mechanisms), cx.scenario.profile, diffs);
+               "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
+               "2 that the schedule is impossible under these switches\n",
+               describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
+    fmt::print(out,
+               "illustration   this replays one schedule under other mechanisms, to show where "
+               "it breaks; it proves nothing. To prove the race closed, check every "
+               "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
+               o.file, run.profile, cx.property);
+  } else if (unfingerprinted) {
+    fmt::print(out,
+               "               as recorded, but the file's steps carry no fingerprints: replayed "
+               "under --allow-unfingerprinted, a step the model now takes differently goes "
+               "unnoticed\n");
   } else {
     fmt::print(out, "               as recorded; every step's fingerprint is compared\n");
   }
 
-  const Cluster cluster(run);
-  World w(cluster);
-  spec::Ledger ledger(w.cluster());
-  Lines lines = state_lines(w, ledger.lines(w.cluster()));
+  std::vector<Action> actions;
+  for (const CounterexampleStep& s : cx.steps) actions.push_back(s.action);
+  const Schedule schedule = replay_schedule(run, actions, checked_by(cx));
+  StateLines lines = state_lines(schedule.initial, schedule.initial_ledger.lines(*schedule.cluster));
   std::size_t width = 0;
   for (const auto& line : lines) width = std::max(width, line.first.size());
 
@@ -167,61 +150,64 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   };
 
   fmt::print(out, "\ninitial state\n");
-  print_lines(lines, width, out);
-  spec::Findings initial;
-  spec::check_state(w, initial);
-  report(initial, 0);
+  report::print_state(lines, width, out);
+  report(schedule.initial_findings, 0);
 
   const std::size_t n = cx.steps.size();
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
+    const ScheduleStep& step = schedule.steps[i];
     const CounterexampleStep& s = cx.steps[i];
     const std::size_t k = i + 1;
     const std::string where = fmt::format("{}:{}:{}", o.file, s.line, s.column);
-    if (!w.is_enabled(s.action)) {
-      fmt::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", k, n, s.text);
-      std::string blocker;
-      if (overridden) blocker = "\n  " + blocking_mechanisms(run, cx, i);
-      const std::string stale =
-          overridden ? std::string()
-                     : "\n  the file does not match the model (it was edited, or written by an older "
-                       "model): regenerate it with check --out";
-      fmt::print(err,
-                 "preemptcheck replay: {}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
-                 "here: {}{}\n",
-                 where, k, s.text, w.why_not_enabled(s.action), blocker, enabled_here(w), stale);
-      fmt::print(out, "result         step {} is not enabled{} (exit 2)\n", k,
-                 overridden ? " under these mechanisms: the schedule is impossible" : "");
-      return kExitBadInput;
-    }
-    const World before = w;
-    const StepReport step = w.apply(s.action);
-    spec::Findings v;
-    spec::check_step(before, step, w, ledger, v);
-    const std::string comment = describe_step(before, step, w);
-    fmt::print(out, "\nstep {}/{}  {}  # {}\n", k, n, s.text, comment);
+    fmt::print(out, "\nstep {}/{}  {}  # {}\n", k, n, step.text, step.comment);
     json_steps.push_back({{"step", k},
-                          {"action", s.text},
-                          {"comment", comment},
-                          {"fingerprint", format_fingerprint(w.fingerprint())},
+                          {"action", step.text},
+                          {"comment", step.comment},
+                          {"fingerprint", format_fingerprint(step.fingerprint)},
                           {"violated", Json::array()}});
-    Lines next = state_lines(w, ledger.lines(w.cluster()));
+    StateLines next = state_lines(step.after, step.ledger.lines(*schedule.cluster));
     if (o.full) {
-      print_lines(next, width, out);
+      report::print_state(next, width, out);
     } else {
-      print_changes(lines, next, width, out);
+      report::print_state_changes(lines, next, width, out);
     }
     lines = std::move(next);
-    if (!overridden && s.fingerprint && *s.fingerprint != w.fingerprint()) {
+    if (!overridden && s.fingerprint && *s.fingerprint != step.fingerprint) {
       fmt::print(err,
                  "preemptcheck replay: {}: diverged at step {} ('{}'): the state after it has "
                  "fingerprint {}, the file records {}; the model or the file changed since it "
                  "was written: regenerate it with check --out\n",
-                 where, k, s.text, format_fingerprint(w.fingerprint()),
+                 where, k, s.text, format_fingerprint(step.fingerprint),
                  format_fingerprint(*s.fingerprint));
       fmt::print(out, "result         diverged at step {} (exit 2)\n", k);
       return kExitBadInput;
     }
-    report(v, k);
+    report(step.findings, k);
+  }
+  if (const auto& b = schedule.blocked) {
+    const CounterexampleStep& s = cx.steps[b->number - 1];
+    const std::string where = fmt::format("{}:{}:{}", o.file, s.line, s.column);
+    fmt::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", b->number, n, b->text);
+    std::string blocker;
+    if (overridden) blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
+    const std::string stale =
+        overridden ? std::string()
+                   : "\n  the file does not match the model (it was edited, or written by an older "
+                     "model): regenerate it with check --out";
+    fmt::print(err,
+               "preemptcheck replay: {}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
+               "here: {}{}\n",
+               where, b->number, b->text, b->why, blocker, b->enabled, stale);
+    fmt::print(out, "result         step {} is not enabled{} (exit 2)\n", b->number,
+               overridden ? " under these mechanisms: the schedule is impossible" : "");
+    return kExitBadInput;
+  }
+  if (!o.html_path.empty()) {
+    if (const std::string e = write_html(o, cx, run, schedule); !e.empty()) {
+      fmt::print(err, "preemptcheck replay: {}\n", e);
+      return kExitBadInput;
+    }
+    fmt::print(out, "\npage           {}\n", o.html_path);
   }
 
   fmt::print(out, "\nverdicts\n");
@@ -243,36 +229,35 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     }
   }
   doc["properties"] = std::move(verdicts);
-  const int rc = breaks.empty() ? kExitHolds : kExitViolated;
-  doc["reproduced"] = breaks.contains(cx.property);
+  const auto recorded = breaks.find(cx.property);
+  if (!overridden) {
+    if (const std::string diverged = divergence(cx, schedule); !diverged.empty()) {
+      fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", o.file, diverged);
+      fmt::print(out, "result         diverged: {} (exit 2)\n", diverged);
+      return kExitBadInput;
+    }
+  }
+  const int rc = recorded == breaks.end() ? kExitHolds : kExitViolated;
+  doc["reproduced"] = rc == kExitViolated;
   doc["exit_code"] = rc;
   if (o.json) write_json(doc, shown);
-  const auto recorded = breaks.find(cx.property);
-  if (recorded != breaks.end()) {
-    fmt::print(out, "result         the recorded violation of {} reproduced {} (exit 1)\n",
-               cx.property, at_step(recorded->second.step));
-    return kExitViolated;
-  }
-  if (!breaks.empty()) {
-    auto first = breaks.begin();
-    for (auto it = breaks.begin(); it != breaks.end(); ++it) {
-      if (it->second.step < first->second.step) first = it;
-    }
-    fmt::print(out, "result         {} did not break, but {} did {} (exit 1)\n", cx.property,
-               first->first, at_step(first->second.step));
-    return kExitViolated;
-  }
-  if (overridden) {
+  if (!overridden) {
     fmt::print(out,
-               "result         every step ran and every property held: the race is closed under "
-               "these mechanisms (exit 0)\n");
+               "result         the recorded violation of {} reproduced at step {}, the recorded "
+               "step, with the recorded message (exit 1)\n",
+               cx.property, n);
+  } else if (rc == kExitViolated) {
+    fmt::print(out,
+               "result         under these mechanisms {} still breaks {}: {} (exit 1)\n",
+               cx.property, at_step(recorded->second.step), recorded->second.message);
+  } else if (breaks.empty()) {
+    fmt::print(out, "result         every step ran and every property held: the race is closed "
+                    "under these mechanisms (exit 0)\n");
   } else {
-    fmt::print(out,
-               "result         every step ran and every property held, but the file records a "
-               "violation of {}: the properties changed since it was written (exit 0)\n",
-               cx.property);
+    fmt::print(out, "result         every step ran and {} held at every step, though another "
+                    "property broke (see the verdicts) (exit 0)\n", cx.property);
   }
-  return kExitHolds;
+  return rc;
 }
 
 }  // namespace preemptcheck::cli

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "cli/command_test_support.h"
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 
 namespace preemptcheck::cli {
 namespace {

@@ -12,24 +12,14 @@
 #include "cli/check_command.h"
 #include "cli/json.h"
 #include "files/scenario_yaml.h"
-#include "impl/show.h"
+#include "properties/schedule.h"
 #include "properties/rapidcheck_run.h"
-#include "properties/world_model.h"
 
 namespace preemptcheck::cli {
 namespace {
 
-using Checked = std::bitset<spec::kPropertyCount>;
-
 std::string plural(std::uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
-// "1 node, 2 pods, 4 steps".
-std::string figures(const Scenario& s, std::size_t steps) {
-  const std::size_t pods = s.pods.size();
-  return fmt::format("{}, {}, {}", plural(s.nodes.size(), "node"), plural(pods, "pod"),
-                     plural(steps, "step"));
 }
 
 // Prints at most one progress line a second, on `err`.
@@ -61,19 +51,13 @@ void print_scenario(const Scenario& s, std::ostream& out) {
   }
 }
 
-void print_steps(const Scenario& s, const std::vector<Action>& steps, std::ostream& out) {
-  const Cluster cluster(s);
-  World w(cluster);
-  std::vector<std::pair<std::string, std::string>> lines;
+// The schedule as the counterexample holds it: each step's text and comment come from its
+// replay (properties/schedule.h).
+void print_steps(const Counterexample& cx, std::ostream& out) {
   std::size_t width = 0;
-  for (const Action& a : steps) {
-    const World before = w;
-    const StepReport report = w.apply(a);
-    lines.emplace_back(format_action(a, cluster), describe_step(before, report, w));
-    width = std::max(width, lines.back().first.size());
-  }
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, lines[i].first, width, lines[i].second);
+  for (const CounterexampleStep& s : cx.steps) width = std::max(width, s.text.size());
+  for (std::size_t i = 0; i < cx.steps.size(); ++i) {
+    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, cx.steps[i].text, width, cx.steps[i].comment);
   }
 }
 
@@ -113,6 +97,11 @@ Json violation_json(const Counterexample& cx, const std::string& found_cluster,
           {"found", {{"cluster", found_cluster}, {"steps", found_steps}}},
           {"shrunk", {{"cluster", shrunk_cluster}, {"steps", shrunk_steps}}},
           {"steps", std::move(steps)}};
+}
+
+Json search_stats(const SearchResult& r) {
+  return {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
+          {"states", r.states},     {"transitions", r.transitions}, {"seconds", r.seconds}};
 }
 
 int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uint64_t seed,
@@ -166,9 +155,7 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
       }
       fmt::print(out, "reproduce  {}\n(exit 0)\n", command);
       doc["outcome"] = "holds";
-      doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
-                      {"states", r.states},     {"transitions", r.transitions},
-                      {"seconds", r.seconds}};
+      doc["stats"] = search_stats(r);
       return kExitHolds;
     case SearchResult::Outcome::kGaveUp:
       fmt::print(out,
@@ -181,9 +168,7 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
                  r.cut, plural(o.max_states, "state"), r.seconds);
       fmt::print(out, "reproduce  {}\n(exit 3)\n", command);
       doc["outcome"] = "limit-reached";
-      doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
-                      {"states", r.states},     {"transitions", r.transitions},
-                      {"seconds", r.seconds}};
+      doc["stats"] = search_stats(r);
       return kExitLimit;
     case SearchResult::Outcome::kError:
       fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
@@ -209,13 +194,11 @@ int run_exhaustive(const SearchCommandOptions& o, const Scenario& base, std::uin
   fmt::print(out, "cluster\n");
   print_scenario(shrunk.scenario, out);
   fmt::print(out, "schedule   (breadth-first, shortest for this cluster)\n");
-  print_steps(shrunk.scenario, v.path, out);
   const Counterexample cx = search_counterexample(found, shrunk, o.checked, seed, command);
+  print_steps(cx, out);
   if (!write(cx, o, out, err, doc)) return kExitBadInput;
   doc["outcome"] = "violated";
-  doc["stats"] = {{"clusters", r.clusters}, {"distinct", r.distinct}, {"cut", r.cut},
-                  {"states", r.states},     {"transitions", r.transitions},
-                  {"seconds", r.seconds}};
+  doc["stats"] = search_stats(r);
   doc["violation"] = violation_json(cx, cluster_size(found.scenario), found.steps(),
                                     cluster_size(shrunk.scenario), shrunk.steps());
   fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
@@ -270,11 +253,7 @@ int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std
              figures(shrunk.scenario, shrunk.steps.size()), r.shrinks_accepted, r.shrinks_tried);
   fmt::print(out, "reduced    to {} (steps, pods and nodes it does not need removed)\n",
              figures(reduced.scenario, reduced.steps.size()));
-  Checked one;
-  one.set(static_cast<std::size_t>(*spec::find_property(reduced.property)));
-  WorldModel model(std::make_shared<const Cluster>(reduced.scenario), one);
-  const auto bfs =
-      checker::explore(model, checker::Limits{o.max_states, std::nullopt, std::nullopt});
+  const auto bfs = shortest_on_cluster(reduced, o.max_states);
   if (bfs.violation) {
     fmt::print(out, "shortest   {} breaks {} in {} on this cluster (breadth-first)\n",
                plural(bfs.stats.states, "state"), reduced.property,
@@ -290,8 +269,8 @@ int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std
   fmt::print(out, "cluster\n");
   print_scenario(reduced.scenario, out);
   fmt::print(out, "schedule   (random, shrunk)\n");
-  print_steps(reduced.scenario, reduced.steps, out);
   const Counterexample cx = stateful_counterexample(found, reduced, o.checked, seed, command);
+  print_steps(cx, out);
   if (!write(cx, o, out, err, doc)) return kExitBadInput;
   doc["outcome"] = "violated";
   doc["stats"] = {{"runs", r.runs}, {"steps", r.steps}, {"seconds", r.seconds}};
@@ -299,13 +278,6 @@ int run_stateful_search(const SearchCommandOptions& o, const Scenario& base, std
                                     cluster_size(reduced.scenario), reduced.steps.size());
   fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
   return kExitViolated;
-}
-
-// The counterexample's scenario: named after the search, described by how it was found.
-Scenario named(Scenario s, bool stateful, std::uint64_t seed, const std::string& command) {
-  s.name = fmt::format("{}-{}", stateful ? "stateful" : "search", seed);
-  s.description = fmt::format("generated and shrunk by `{}`", command);
-  return s;
 }
 
 }  // namespace
@@ -331,41 +303,6 @@ std::string search_command_line(const SearchCommandOptions& o, std::uint64_t see
   }
   if (!o.out_dir.empty()) out += " --out " + o.out_dir;
   return out;
-}
-
-Counterexample search_counterexample(const FailingCluster& found, const FailingCluster& shrunk,
-                                     const Checked& checked, std::uint64_t seed,
-                                     std::string command) {
-  const Scenario scenario = named(shrunk.scenario, false, seed, command);
-  Counterexample cx = make_counterexample(scenario, shrunk.result, checked, std::move(command));
-  cx.found_by.method = "rapidcheck";
-  cx.found_by.shortest = true;  // the breadth-first shortest schedule of the shrunk cluster
-  cx.found_by.seed = seed;
-  cx.found_by.shrunk = fmt::format("{} -> {}", figures(found.scenario, found.steps()),
-                                   figures(shrunk.scenario, shrunk.steps()));
-  return cx;
-}
-
-Counterexample stateful_counterexample(const BrokenSchedule& found, const BrokenSchedule& shrunk,
-                                       const Checked& checked, std::uint64_t seed,
-                                       std::string command) {
-  checker::Result<Action> result;
-  result.outcome = checker::Outcome::kViolated;
-  checker::Violation<Action> v;
-  v.name = shrunk.property;
-  v.message = shrunk.message;
-  for (const auto& [name, message] : shrunk.also) v.also_violated.push_back({name, message});
-  v.path = shrunk.steps;
-  result.violation = std::move(v);
-  const Scenario scenario = named(shrunk.scenario, true, seed, command);
-  Counterexample cx = make_counterexample(scenario, result, checked, std::move(command));
-  cx.found_by.method = "rapidcheck-stateful";
-  cx.found_by.shortest = false;
-  cx.found_by.states = 0;
-  cx.found_by.seed = seed;
-  cx.found_by.shrunk = fmt::format("{} -> {}", figures(found.scenario, found.steps.size()),
-                                   figures(shrunk.scenario, shrunk.steps.size()));
-  return cx;
 }
 
 std::optional<SearchOptions> to_search_options(const SearchCommandOptions& o, std::uint64_t seed,

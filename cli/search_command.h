@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "cli/check_command.h"
-#include "cli/counterexample.h"
+#include "files/counterexample_yaml.h"
 #include "properties/search.h"
+#include "properties/search_counterexample.h"
 #include "properties/stateful.h"
 
 namespace preemptcheck::cli {
@@ -56,16 +57,5 @@ int run_search_command(const SearchCommandOptions& options, std::ostream& out,
 
 /// The command line that repeats a search with `seed`.
 std::string search_command_line(const SearchCommandOptions& options, std::uint64_t seed);
-
-/// The counterexample of the smallest failing cluster of a search: its breadth-first
-/// shortest schedule, with how it was found (`seed`, and `found` → `shrunk` sizes).
-Counterexample search_counterexample(const FailingCluster& found, const FailingCluster& shrunk,
-                                     const std::bitset<spec::kPropertyCount>& checked,
-                                     std::uint64_t seed, std::string command);
-
-/// The counterexample of a stateful run's schedule; `found` is the run before shrinking.
-Counterexample stateful_counterexample(const BrokenSchedule& found, const BrokenSchedule& shrunk,
-                                       const std::bitset<spec::kPropertyCount>& checked,
-                                       std::uint64_t seed, std::string command);
 
 }  // namespace preemptcheck::cli

@@ -25,12 +25,12 @@ constexpr std::array<std::string_view, 10> kTopKeys = {
     "name", "description", "nodes", "pods", "pdbs", "faults", "executor", "profile",
     "mechanisms", "expect"};
 constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
-constexpr std::array<std::string_view, 3> kNodeKeys = {"name", "cpu", "memory"};
+constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
 constexpr std::array<std::string_view, 8> kPodKeys = {
     "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
 constexpr std::array<std::string_view, 3> kPdbKeys = {"name", "selector", "min-available"};
-constexpr std::array<std::string_view, 3> kFaultKeys = {"eviction-failures", "binding-failures",
-                                                       "restarts"};
+constexpr std::array<std::string_view, 4> kFaultKeys = {"eviction-failures", "binding-failures",
+                                                       "restarts", "deletions"};
 constexpr std::array<std::string_view, 1> kExecutorKeys = {"workers"};
 
 class Loader : StrictYaml {
@@ -237,6 +237,12 @@ class Loader : StrictYaml {
                                   "number of cores",
                                   n.name, format_cpu(n.cpu)));
     }
+    if (const Field* f = fields.find("arrives")) {
+      if (!f->value.IsScalar() || f->value.Scalar() != "later") {
+        fail(*f, fmt::format("expected 'later' for 'arrives', got {}", describe(f->value)));
+      }
+      n.arrives_later = true;
+    }
     return n;
   }
 
@@ -345,7 +351,9 @@ class Loader : StrictYaml {
     }
     if (const Field* e = fields.find("restarts")) {
       out.restarts = static_cast<int>(count(*e, limits::kMaxFaultBudget));
-      if (out.restarts > 0) fail(*e, "restart faults are not supported yet");
+    }
+    if (const Field* e = fields.find("deletions")) {
+      out.deletions = static_cast<int>(count(*e, limits::kMaxFaultBudget));
     }
     return out;
   }
@@ -400,9 +408,11 @@ std::string scenario_to_yaml(const Scenario& s) {
 
   std::vector<std::string> items;
   for (const NodeSpec& n : s.nodes) {
-    items.push_back(flow_entries({fmt::format("name: {}", yaml_scalar(n.name)),
+    std::vector<std::string> e = {fmt::format("name: {}", yaml_scalar(n.name)),
                                   fmt::format("cpu: {}", format_cpu(n.cpu)),
-                                  fmt::format("memory: {}", format_memory(n.memory))}));
+                                  fmt::format("memory: {}", format_memory(n.memory))};
+    if (n.arrives_later) e.push_back("arrives: later");
+    items.push_back(flow_entries(e));
   }
   block_sequence(out, "nodes", items);
 
@@ -428,8 +438,12 @@ std::string scenario_to_yaml(const Scenario& s) {
   }
   block_sequence(out, "pdbs", items);
 
-  out += fmt::format("faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}}}\n",
-                     s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts);
+  // `deletions` is written only when set, so that every file written before it existed keeps
+  // its text and its scenario digest.
+  out += fmt::format("faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}}}\n",
+                     s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts,
+                     s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions)
+                                             : std::string());
   out += fmt::format("executor: {{workers: {}}}\n", s.workers);
   out += fmt::format("profile: {}\n", yaml_scalar(s.profile));
 

@@ -461,9 +461,44 @@ TEST(cliScenarioYamlErrors, UnknownPreemptionPolicy) {
                        5, 34, "expected PreemptLowerPriority or Never for 'preemption-policy'"));
 }
 
-TEST(cliScenarioYamlErrors, RestartsNotSupported) {
-  EXPECT_TRUE(
-      fails_at(kBody + "faults: {restarts: 1}\n", 5, 20, "restart faults are not supported yet"));
+TEST(cliScenarioYaml, LoadsRestartsAndDeletions) {
+  const Scenario s = load_scenario_text(kBody + "faults: {restarts: 1, deletions: 2}\n", kFile);
+  EXPECT_EQ(s.faults.restarts, 1);
+  EXPECT_EQ(s.faults.deletions, 2);
+  const std::string yaml = scenario_to_yaml(s);
+  EXPECT_NE(yaml.find("faults: {eviction-failures: 0, binding-failures: 0, restarts: 1, "
+                      "deletions: 2}\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_EQ(load_scenario_text(yaml, kFile).faults.deletions, 2);
+}
+
+TEST(cliScenarioYamlErrors, DeletionsAreACount) {
+  EXPECT_TRUE(fails_at(kBody + "faults: {deletions: -1}\n", 5, 21, "'deletions'"));
+  EXPECT_TRUE(fails_at(kBody + "faults: {deletions: 17}\n", 5, 21, "'deletions'"));
+  EXPECT_TRUE(fails_at(kBody + "faults: {deletions: many}\n", 5, 21, "'deletions'"));
+}
+
+TEST(cliScenarioYaml, NodeArrivesLaterWithItsPods) {
+  const Scenario s = load_scenario_text(kHead +
+                                            "nodes: [{name: a, cpu: 1}, {name: b, cpu: 2, "
+                                            "arrives: later}]\n"
+                                            "pods: [{name: v, cpu: 2, node: b}]\n",
+                                        kFile);
+  ASSERT_EQ(s.nodes.size(), 2u);
+  EXPECT_FALSE(s.nodes[0].arrives_later);
+  EXPECT_TRUE(s.nodes[1].arrives_later);
+  const std::string yaml = scenario_to_yaml(s);
+  EXPECT_NE(yaml.find("  - {name: b, cpu: 2, memory: 2, arrives: later}\n"), std::string::npos)
+      << yaml;
+  EXPECT_TRUE(load_scenario_text(yaml, kFile).nodes[1].arrives_later);
+}
+
+TEST(cliScenarioYamlErrors, NodeArrivesOnlyLater) {
+  EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1, arrives: soon}]\npods: []\n", 3, 36,
+                       "expected 'later' for 'arrives', got 'soon'"));
+  EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1, arrives: [later]}]\npods: []\n", 3, 36,
+                       "expected 'later' for 'arrives'"));
 }
 
 TEST(cliScenarioYamlErrors, UnknownProfile) {
@@ -501,7 +536,8 @@ TEST(cliScenarioYamlErrors, TooManyPods) {
 // --- writing ------------------------------------------------------------------------------
 
 bool same(const NodeSpec& a, const NodeSpec& b) {
-  return std::tie(a.name, a.cpu, a.memory) == std::tie(b.name, b.cpu, b.memory);
+  return std::tie(a.name, a.cpu, a.memory, a.arrives_later) ==
+         std::tie(b.name, b.cpu, b.memory, b.arrives_later);
 }
 
 bool same(const PodSpec& a, const PodSpec& b) {
@@ -526,7 +562,8 @@ bool same(const Scenario& a, const Scenario& b) {
          same(a.pods, b.pods) && same(a.pdbs, b.pdbs) &&
          a.faults.eviction_failures == b.faults.eviction_failures &&
          a.faults.binding_failures == b.faults.binding_failures &&
-         a.faults.restarts == b.faults.restarts && a.workers == b.workers &&
+         a.faults.restarts == b.faults.restarts && a.faults.deletions == b.faults.deletions &&
+         a.workers == b.workers &&
          a.profile == b.profile && a.mechanisms == b.mechanisms &&
          a.expect_bound == b.expect_bound && a.expect_not_bound == b.expect_not_bound;
 }

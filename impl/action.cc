@@ -12,10 +12,10 @@ namespace {
 struct KindInfo {
   ActionKind kind;
   std::string_view keyword;
-  int arguments;  // pods named after the keyword
+  int arguments;  // pods named after the keyword (create-node: one node)
 };
 
-constexpr std::array<KindInfo, 11> kKinds = {{
+constexpr std::array<KindInfo, 14> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -27,6 +27,9 @@ constexpr std::array<KindInfo, 11> kKinds = {{
     {ActionKind::kTerminate, "terminate", 1},
     {ActionKind::kFlush, "flush", 0},
     {ActionKind::kCreate, "create", 1},
+    {ActionKind::kDelete, "delete", 1},
+    {ActionKind::kRestart, "restart", 0},
+    {ActionKind::kCreateNode, "create-node", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }
@@ -53,6 +56,9 @@ std::string format_action(const Action& a, const Cluster& cluster) {
     case 0:
       return std::string(action_keyword(a.kind));
     case 1:
+      if (a.kind == ActionKind::kCreateNode) {
+        return fmt::format("{} {}", action_keyword(a.kind), cluster.node_name(a.node));
+      }
       return fmt::format("{} {}", action_keyword(a.kind), cluster.pod_name(a.pod));
     default:
       return fmt::format("{} {} {}", action_keyword(a.kind), cluster.pod_name(a.pod),
@@ -70,11 +76,17 @@ std::optional<Action> parse_action(std::string_view line, const Cluster& cluster
   if (w.empty()) return fail("expected an action, got an empty line");
   for (const KindInfo& k : kKinds) {
     if (k.keyword != w[0]) continue;
+    if (k.kind == ActionKind::kCreateNode) {
+      if (w.size() != 2) return fail(fmt::format("expected '{}' followed by a node name", k.keyword));
+      auto node = cluster.find_node(w[1]);
+      if (!node) return fail(fmt::format("unknown node '{}'", w[1]));
+      return Action{k.kind, kNoPod, kNoPod, *node};
+    }
     if (static_cast<int>(w.size()) != 1 + k.arguments) {
       return fail(fmt::format("expected '{}' followed by {} pod name{}", k.keyword, k.arguments,
                               k.arguments == 1 ? "" : "s"));
     }
-    Action a{k.kind, kNoPod, kNoPod};
+    Action a{k.kind, kNoPod, kNoPod, kNoNode};
     for (int i = 0; i < k.arguments; ++i) {
       auto pod = cluster.find_pod(w[static_cast<size_t>(i) + 1]);
       if (!pod) return fail(fmt::format("unknown pod '{}'", w[static_cast<size_t>(i) + 1]));

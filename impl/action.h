@@ -22,14 +22,19 @@ enum class ActionKind : std::uint8_t {
   kTerminate,         ///< the kubelet finishes a terminating pod
   kFlush,             ///< the periodic flush empties the unschedulable pool
   kCreate,            ///< a pod declared `arrives: later` is created
+  kDelete,            ///< a user or controller deletes a pod (fault budget `deletions`)
+  kRestart,           ///< the scheduler restarts and relists (fault budget `restarts`)
+  kCreateNode,        ///< a node declared `arrives: later` is created, with its running pods
 };
 
-/// An action with its arguments: `pod` is the scheduled, bound, terminated or created pod,
-/// or the preemptor whose job steps; `victim` is the evicted pod.
+/// An action with its arguments: `pod` is the scheduled, bound, terminated, created or
+/// deleted pod, or the preemptor whose job steps; `victim` is the evicted pod; `node` is the
+/// created node.
 struct Action {
   ActionKind kind = ActionKind::kObserve;
   PodId pod = kNoPod;
   PodId victim = kNoPod;
+  NodeId node = kNoNode;
 
   friend bool operator==(const Action&, const Action&) = default;
 };
@@ -37,7 +42,7 @@ struct Action {
 /// The action's keyword as written in counterexamples ("schedule", "evict-fails", …).
 std::string_view action_keyword(ActionKind kind);
 
-/// "evict p-high v1": the action as one line, with pod names.
+/// "evict p-high v1": the action as one line, with pod names ("create-node node-b": node).
 std::string format_action(const Action& a, const Cluster& cluster);
 
 /// Parses a line written by format_action; nothing when the keyword or a pod is unknown or

@@ -78,4 +78,34 @@ void World::terminate(PodId p, StepReport& report) {
   write(p, api_[p], EventType::kDeleted, report);
 }
 
+void World::delete_pod(PodId p, StepReport& report) {
+  --deletions_left_;
+  PodObj obj = api_[p];
+  if (obj.node == kNoNode) {
+    // A pod no kubelet runs (pending, or its binding still in flight) is deleted at once.
+    write(p, obj, EventType::kDeleted, report);
+    return;
+  }
+  // Graceful deletion: the deletionTimestamp is set, the kubelet finishes the pod later.
+  // Unlike an eviction, no DisruptionTarget condition is written.
+  obj.terminating = true;
+  write(p, obj, EventType::kModified, report);
+}
+
+void World::create_node(NodeId n, StepReport& report) {
+  uncreated_nodes_ &= static_cast<std::uint8_t>(~(1u << n));
+  // The node and the running pods the scenario places on it appear together, in the API and
+  // in the scheduler's view (no watch event: no cycle can see the node without its pods).
+  const Cluster& c = *cluster_;
+  for (PodId p = 0; p < api_.size(); ++p) {
+    const PodSpec& spec = c.scenario().pods[p];
+    if (spec.arrives_later || spec.node.empty() || *c.find_node(spec.node) != n) continue;
+    api_[p].exists = true;
+    api_[p].node = n;
+    api_[p].start = next_start_++;
+    lister_[p] = api_[p];
+  }
+  move_on_node_add(n, report);  // queue.cc
+}
+
 }  // namespace preemptcheck

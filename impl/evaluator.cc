@@ -126,6 +126,7 @@ std::vector<Candidate> dry_run_preemption(const World& w, PodId preemptor) {
   const Cluster& c = w.cluster();
   std::vector<Candidate> out;
   for (NodeId n = 0; n < c.node_count(); ++n) {
+    if (!w.node_exists(n)) continue;  // not created yet
     // NodeResourcesFit: a request above the node's capacity is UnschedulableAndUnresolvable
     // and the node is not a candidate.
     if (!c.request(preemptor).fits_in(c.capacity(n))) continue;

@@ -31,6 +31,9 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kTerminate:
     case ActionKind::kFlush:
     case ActionKind::kCreate:
+    case ActionKind::kDelete:
+    case ActionKind::kRestart:
+    case ActionKind::kCreateNode:
       return false;
   }
   return false;

@@ -43,6 +43,12 @@ std::uint64_t World::fingerprint() const {
            std::uint64_t{j.last} << 32);
     d.word(j.pending);
   }
+  // Only scenarios with later nodes, deletions or restarts digest this word, so every other
+  // state keeps the digest it had before these existed (kFingerprintScheme 1).
+  if (uncreated_nodes_ != 0 || deletions_left_ != 0 || restarts_left_ != 0) {
+    d.word(std::uint64_t{1} << 63 | std::uint64_t{uncreated_nodes_} |
+           std::uint64_t{deletions_left_} << 8 | std::uint64_t{restarts_left_} << 16);
+  }
   return d.value();
 }
 

@@ -2,7 +2,9 @@
 // (confirming or forgetting assumed pods), the nominator and the scheduling queue. The
 // races it opens are those of a lagging view: the in-flight set and the DeletionTimestamp
 // skip hand over here (inflight=on), and stale-nomination=ignore keeps an update older
-// than the scheduler's own latest write from undoing a newer in-memory nomination.
+// than the scheduler's own latest write from undoing a newer in-memory nomination. A
+// nominatedNodeName cleared or changed, or a nominated pending pod deleted, moves the
+// unschedulable pods of lower or equal priority, as kube-scheduler does (PR #129058).
 #include "impl/world.h"
 
 #include <algorithm>
@@ -43,6 +45,15 @@ void World::observe(StepReport& report) {
         // Off with --stale-nomination=apply (kube-scheduler).
         set_nominated(p, e.obj.nominated, report);
       }
+      // PR #129058: an update of an unscheduled, non-assumed pod whose previous
+      // nominatedNodeName was set and is now changed or cleared is treated as the deletion of
+      // an assigned pod from its old nominated node, for the pods of lower or equal priority
+      // (pkg/scheduler/eventhandlers.go@00cd67b7742e5af43e2eb841fde28de797344ed0 L319-330,
+      // L334-338, L341-344). The move follows the informer, whatever the nominator kept.
+      if (old.node == kNoNode && e.obj.node == kNoNode && assumed_[p] == kNoNode &&
+          old.nominated != kNoNode && old.nominated != e.obj.nominated) {
+        move_lower_or_equal(p, report);
+      }
       // The scheduler now sees the deletion under way; the DeletionTimestamp skip takes over
       // from the in-flight set for this victim.
       if (e.obj.terminating) forget_inflight(pod_bit(p), report);
@@ -64,6 +75,9 @@ void World::observe(StepReport& report) {
         move_all_on_delete(report);
       } else {
         set_nominated(p, kNoNode, report);  // a nominated pending pod is gone
+        // deletePodFromSchedulingQueue: a deleted pending pod that had a nominatedNodeName
+        // moves the pods of lower or equal priority, as above (eventhandlers.go@00cd67b7 L361-375).
+        if (e.obj.nominated != kNoNode) move_lower_or_equal(p, report);
       }
       return;
     }

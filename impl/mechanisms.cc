@@ -118,8 +118,9 @@ std::optional<Mechanisms> profile(std::string_view name) {
   // kube-scheduler today (SchedulerAsyncPreemption, beta and on by default since 1.33):
   // only the preemptor is gated, nothing activates it when its job succeeds (#141694),
   // lower-priority nominees lose their claim only when the executor's patches are observed,
-  // the nominator follows every informer update, however old, and no queue move follows a
-  // dropped nomination or a failed eviction (the five-minute flush is the fail-safe).
+  // and the nominator follows every informer update, however old. Its queue moves on a
+  // nomination change are those of every profile (PR #129058, impl/informer.cc); the
+  // project's wider wake-on-release moves are off (the five-minute flush is the fail-safe).
   m.inflight = Inflight::kPreemptorOnly;
   m.activate_on_finish = false;
   m.wake_on_release = false;

@@ -32,8 +32,9 @@ struct Mechanisms {
   Inflight inflight = Inflight::kOn;
   Gate gate = Gate::kLastVictim;
   bool activate_on_finish = true;
-  /// Whether releasing held space — a nomination the nominator drops, victims a failed
-  /// eviction gives back — moves the unschedulable pods it held back.
+  /// Beyond kube-scheduler's move on a nominatedNodeName change (always modelled): whether
+  /// releasing held space in memory — a nomination the nominator drops or moves, victims a
+  /// failed eviction gives back — moves every unschedulable pod at once.
   bool wake_on_release = true;
   Timing nomination = Timing::kSync;
   /// Whether the nominator applies an informer update older than its own latest write.

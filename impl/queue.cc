@@ -2,8 +2,8 @@
 // PreEnqueue gate of DefaultPreemption, event-driven moves and the periodic flush. The gate
 // closes the double-victim race — a preemptor running preemption cannot schedule again
 // before its victims are on their way out (inflight, gate) — and the moves close lost
-// wake-ups: a gated pod's used-up event (activate-on-finish) and space released without an
-// event (wake-on-release).
+// wake-ups: a gated pod's used-up event (activate-on-finish), kube-scheduler's move on a
+// nomination change (PR #129058, always on) and space released in memory (wake-on-release).
 #include "impl/world.h"
 
 #include <algorithm>
@@ -76,10 +76,29 @@ void World::move_unschedulable(PodSet pods, StepReport& report) {
   }
 }
 
+void World::move_lower_or_equal(PodId p, StepReport& report) {
+  // MoveAllToActiveOrBackoffQueue(EventAssignedPodDelete, oldPod, nil,
+  // getLEPriorityPreCheck(priority)): only the unschedulable pods of priority <= p's are
+  // candidates (pkg/scheduler/eventhandlers.go@00cd67b7742e5af43e2eb841fde28de797344ed0
+  // L337, L374, L378-383); p itself included. NodeResourcesFit's isSchedulableAfterPodEvent
+  // answers Queue for a deleted pod that had a nominatedNodeName, so every candidate moves,
+  // through PreEnqueue.
+  const Cluster& c = *cluster_;
+  PodSet pods = 0;
+  for (PodId q : pods_in(pool_)) {
+    if (c.priority(q) <= c.priority(p)) pods |= pod_bit(q);
+  }
+  move_unschedulable(pods, report);
+}
+
 void World::wake_on_release(PodId except, StepReport& report) {
-  // kube-scheduler has no event for a nomination that disappears or for victims a failed
-  // eviction gives back: a pod rejected only because of them waits for the five-minute
-  // flush. Off with --wake-on-release=off.
+  // Beyond kube-scheduler (this project's addition): at the moment space is given back in
+  // memory — the nominator drops or moves a nomination, or a failed eviction gives its
+  // victims back — every unschedulable pod but `except` moves, whatever its priority.
+  // kube-scheduler moves only at the informer's delivery of a nominatedNodeName change, and
+  // only the pods of lower or equal priority (move_lower_or_equal); it has no move at all for
+  // an in-memory drop whose API object never had the nomination, or for given-back victims.
+  // Off with --wake-on-release=off.
   if (!mechanisms().wake_on_release) return;
   PodSet pods = pool_;
   if (except != kNoPod) pods &= ~pod_bit(except);
@@ -96,6 +115,20 @@ void World::flush(StepReport& report) {
   for (PodId p : pods_in(pool_)) {
     if (is_running_preemption(p)) continue;
     add_to_queue(p, report);
+  }
+}
+
+void World::move_on_node_add(NodeId n, StepReport& report) {
+  // addNodeToCache (pkg/scheduler/eventhandlers.go at 00cd67b7742e5af43e2eb841fde28de797344ed0,
+  // L53–67) calls MoveAllToActiveOrBackoffQueue with the Node/Add event and, with
+  // QueueingHints on, no pre-check. A gated pod is skipped unless its gating plugin registered
+  // the event (pkg/scheduler/backend/queue/scheduling_queue.go at
+  // 003b4460edb52bc9a9fe6cf54294e5b3e4681610, L1225); DefaultPreemption registers only pod
+  // deletion, so a preemptor held at the gate is not moved. NodeResourcesFit's hint queues a
+  // pod whose request fits the new node's allocatable.
+  const Cluster& c = *cluster_;
+  for (PodId p : pods_in(pool_ & ~gated_)) {
+    if (c.request(p).fits_in(c.capacity(n))) add_to_queue(p, report);
   }
 }
 

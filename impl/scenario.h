@@ -31,6 +31,9 @@ struct NodeSpec {
   std::string name;
   std::int64_t cpu = 0;     ///< millicores
   std::int64_t memory = 0;  ///< bytes
+  /// Created by a `create-node` action instead of at the start; the running pods placed on
+  /// it appear with it.
+  bool arrives_later = false;
 };
 
 /// A pod. Running pods name their node; pending pods leave it empty.
@@ -58,7 +61,8 @@ struct PdbSpec {
 struct Faults {
   int eviction_failures = 0;
   int binding_failures = 0;
-  int restarts = 0;
+  int restarts = 0;   ///< scheduler restarts (`restart`)
+  int deletions = 0;  ///< pods a user or controller deletes (`delete`)
 };
 
 /// The whole input of one check.

@@ -223,6 +223,28 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
                  : "the periodic flush finds every pod still gated";
     case ActionKind::kCreate:
       return fmt::format("{} is created", c.pod_name(a.pod));
+    case ActionKind::kDelete:
+      if (!after.api(a.pod).exists) {
+        return fmt::format("a user deletes {}; not running on a node, it is gone at once",
+                           c.pod_name(a.pod));
+      }
+      return fmt::format("a user deletes {} (deletion started, no DisruptionTarget)",
+                         c.pod_name(a.pod));
+    case ActionKind::kRestart:
+      return fmt::format("the scheduler restarts: queue, cache, nominator, in-flight set, jobs, "
+                         "bindings and pending events are lost; it relists{}",
+                         step.moved != 0 ? fmt::format(" and queues {}", pod_names(c, step.moved))
+                                         : std::string());
+    case ActionKind::kCreateNode: {
+      PodSet with = 0;
+      for (PodId p = 0; p < c.pod_count(); ++p) {
+        if (!before.api(p).exists && after.api(p).exists) with |= pod_bit(p);
+      }
+      return fmt::format("{} is created{}{}", c.node_name(a.node),
+                         with != 0 ? fmt::format(" with {} running", pod_names(c, with))
+                                   : std::string(),
+                         moves(c, step));
+    }
   }
   return {};
 }
@@ -271,6 +293,15 @@ StateLines state_lines(const World& w, const StateLines& memory) {
                                                     w.eviction_failures_left(),
                                                     w.binding_failures_left()));
   }
+  if (f.deletions > 0 || f.restarts > 0) {
+    lines.emplace_back("faults left", fmt::format("deletions {}, restarts {}", w.deletions_left(),
+                                                  w.restarts_left()));
+  }
+  std::string later_nodes;
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    if (!w.node_exists(n)) later_nodes += fmt::format("{}{}", later_nodes.empty() ? "" : ", ", c.node_name(n));
+  }
+  if (!later_nodes.empty()) lines.emplace_back("nodes not yet created", later_nodes);
   return lines;
 }
 

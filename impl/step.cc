@@ -2,7 +2,7 @@
 // is not enabled, and apply — one short arm per action, each calling the component that
 // takes the step: the scheduling cycle (cycle.cc), the API server and the kubelet
 // (api_server.cc), the informer (informer.cc), the scheduling queue (queue.cc), the
-// nominator (nominator.cc) and the executor (executor.cc). The enabling rules and their
+// nominator (nominator.cc), the executor (executor.cc) and a scheduler restart (restart.cc). The enabling rules and their
 // explanation sit side by side here, so they cannot drift apart.
 #include "impl/world.h"
 
@@ -27,12 +27,19 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   inflight_by_.assign(n, 0);
   eviction_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.eviction_failures);
   binding_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.binding_failures);
+  deletions_left_ = static_cast<std::uint8_t>(c.scenario().faults.deletions);
+  restarts_left_ = static_cast<std::uint8_t>(c.scenario().faults.restarts);
+  for (NodeId m = 0; m < c.node_count(); ++m) {
+    if (c.scenario().nodes[m].arrives_later) uncreated_nodes_ |= static_cast<std::uint8_t>(1u << m);
+  }
   for (PodId p = 0; p < n; ++p) {
     const PodSpec& spec = c.scenario().pods[p];
     if (spec.arrives_later) {
       uncreated_ |= pod_bit(p);
       continue;
     }
+    // A running pod on a node that arrives later appears with its node (create_node).
+    if (!spec.node.empty() && !node_exists(*c.find_node(spec.node))) continue;
     api_[p].exists = true;
     if (!spec.node.empty()) {
       api_[p].node = *c.find_node(spec.node);
@@ -93,6 +100,15 @@ void World::enabled_actions(std::vector<Action>& out) const {
     if (api_[p].exists && api_[p].terminating) out.push_back({ActionKind::kTerminate, p, kNoPod});
   }
   for (PodId p : pods_in(uncreated_)) out.push_back({ActionKind::kCreate, p, kNoPod});
+  for (NodeId m = 0; m < cluster_->node_count(); ++m) {
+    if (!node_exists(m)) out.push_back({ActionKind::kCreateNode, kNoPod, kNoPod, m});
+  }
+  if (deletions_left_ > 0) {
+    for (PodId p = 0; p < n; ++p) {
+      if (api_[p].exists && !api_[p].terminating) out.push_back({ActionKind::kDelete, p, kNoPod});
+    }
+  }
+  if (restarts_left_ > 0) out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
   // The flush moves pods that waited five minutes. The model has no clock; it assumes only
   // that the informer delivers faster than that, so the flush waits for an empty event
   // queue. Executor jobs and bindings may still be in flight (API calls can be throttled
@@ -152,6 +168,14 @@ std::string World::why_not_enabled(const Action& a) const {
       return "watch events are still pending (the flush waits for the informer)";
     case ActionKind::kCreate:
       return fmt::format("{} was created already, or does not arrive later", p);
+    case ActionKind::kDelete:
+      if (deletions_left_ == 0) return "no deletion is left in the fault budget";
+      return fmt::format("{} does not exist or is already terminating", p);
+    case ActionKind::kRestart:
+      return "no restart is left in the fault budget";
+    case ActionKind::kCreateNode:
+      return fmt::format("{} was created already, or does not arrive later",
+                         a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
   }
   return {};
 }
@@ -193,6 +217,15 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kCreate:
       create(a.pod, report);  // api_server.cc
+      break;
+    case ActionKind::kDelete:
+      delete_pod(a.pod, report);  // api_server.cc
+      break;
+    case ActionKind::kRestart:
+      restart(report);  // restart.cc
+      break;
+    case ActionKind::kCreateNode:
+      create_node(a.node, report);  // api_server.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

@@ -33,7 +33,10 @@ bool World::is_running(size_t job) const {
 }
 
 bool World::is_quiescent() const {
-  if (!active_.empty() || !events_.empty() || !jobs_.empty() || uncreated_ != 0) return false;
+  if (!active_.empty() || !events_.empty() || !jobs_.empty() || uncreated_ != 0 ||
+      uncreated_nodes_ != 0) {
+    return false;
+  }
   for (PodId p = 0; p < api_.size(); ++p) {
     if (binding_[p] != kNoNode || (api_[p].exists && api_[p].terminating)) return false;
   }
@@ -42,6 +45,7 @@ bool World::is_quiescent() const {
 
 bool World::fits(PodId p, NodeId n, PodSet removed) const {
   const Cluster& c = *cluster_;
+  if (!node_exists(n)) return false;
   Resources used = sum_requests(cache_pods(n) & ~removed);
   // RunFilterPluginsWithNominatedPods: pods nominated to n with priority ≥ p's count as if
   // already there. Filters must pass with and without them; for resources, with them is the

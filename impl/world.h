@@ -91,7 +91,7 @@ struct StepReport {
   bool no_op = false;          ///< an API call that changed nothing (NotFound, already set)
   bool binding_lost = false;   ///< a bind whose pod had been deleted meanwhile
   PodSet deleted = 0;          ///< pods this step deleted from the API server
-  PodSet abandoned = 0;        ///< victims a failed eviction gave up (not evicted, not retried)
+  PodSet abandoned = 0;        ///< victims a failed eviction or a restart gave up (not evicted)
   WatchEvent event;            ///< the event an `observe` delivered
 };
 
@@ -143,6 +143,8 @@ class World {
   /// The node a binding call in flight will bind p to.
   NodeId binding(PodId p) const { return binding_[p]; }
   const EventQueue& events() const { return events_; }
+  /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
+  bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
 
   // --- The scheduler's view ---------------------------------------------------------------
   const PodObj& lister(PodId p) const { return lister_[p]; }
@@ -168,6 +170,8 @@ class World {
   // --- Faults left in the scenario's budget -------------------------------------------------
   int eviction_failures_left() const { return eviction_failures_left_; }
   int binding_failures_left() const { return binding_failures_left_; }
+  int deletions_left() const { return deletions_left_; }
+  int restarts_left() const { return restarts_left_; }
 
   /// Pods the scheduler's cache places on node n: bound in the informer, or assumed.
   PodSet cache_pods(NodeId n) const;
@@ -194,17 +198,26 @@ class World {
   void land_binding(PodId p, StepReport& report);
   void create(PodId p, StepReport& report);
   void terminate(PodId p, StepReport& report);
+  /// A user or controller deletes p: graceful deletion of a bound pod, at once otherwise.
+  void delete_pod(PodId p, StepReport& report);
+  /// Node n and the running pods the scenario places on it are created.
+  void create_node(NodeId n, StepReport& report);
   // queue.cc
   void add_to_queue(PodId p, StepReport& report);
   void requeue_after_failure(PodId p, StepReport& report);
   void move_all_on_delete(StepReport& report);
   /// Moves the unschedulable pods in `pods` through PreEnqueue (gated ones stay gated).
   void move_unschedulable(PodSet pods, StepReport& report);
+  /// PR #129058: the informer saw pod p's nominatedNodeName cleared or changed, or p deleted
+  /// with one; moves the unschedulable pods of priority <= p's (p included) through PreEnqueue.
+  void move_lower_or_equal(PodId p, StepReport& report);
   /// wake-on-release: held space was given back; every unschedulable pod but `except`
   /// may now fit or preempt.
   void wake_on_release(PodId except, StepReport& report);
   void activate(PodId p, StepReport& report);
   void flush(StepReport& report);
+  /// addNodeToCache's move for a Node/Add event of node n.
+  void move_on_node_add(NodeId n, StepReport& report);
   // nominator.cc
   /// The nominator's in-memory entry for p; dropping or moving a nomination releases its
   /// space.
@@ -229,6 +242,9 @@ class World {
   void observe(StepReport& report);
   /// Whether a watch event for p is still queued (the informer has not caught up with p).
   bool has_later_event(PodId p) const;
+  // restart.cc
+  /// The scheduler process restarts: everything it held in memory is lost, and it relists.
+  void restart(StepReport& report);
 
   const Cluster* cluster_;
 
@@ -237,6 +253,7 @@ class World {
   EventQueue events_;
   std::uint8_t next_start_ = 0;
   PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
+  std::uint8_t uncreated_nodes_ = 0;  ///< nodes declared `arrives: later` not created yet
 
   PodArray<PodObj> lister_;
   PodArray<NodeId> assumed_;
@@ -252,6 +269,8 @@ class World {
 
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;
+  std::uint8_t deletions_left_ = 0;
+  std::uint8_t restarts_left_ = 0;
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

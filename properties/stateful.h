@@ -14,35 +14,14 @@
 #include <utility>
 #include <vector>
 
+#include "checker/explorer.h"
 #include "impl/action.h"
 #include "impl/scenario.h"
 #include "properties/generators.h"
+#include "properties/reduce.h"
 #include "spec/property.h"
 
 namespace preemptcheck {
-
-/// A schedule that breaks a property: replayed from the scenario's initial state, its last
-/// step is the first to violate a checked property.
-struct BrokenSchedule {
-  Scenario scenario;
-  std::vector<Action> steps;
-  std::string property;  ///< the first checked property the last step violates
-  std::string message;
-  std::vector<std::pair<std::string, std::string>> also;  ///< other properties it violates
-};
-
-/// What replaying a schedule did.
-struct ScheduleReplay {
-  bool enabled = true;  ///< every step was enabled when its turn came
-  /// Steps taken: all of them, or up to and including the first that violates a checked
-  /// property.
-  std::size_t steps = 0;
-  std::optional<BrokenSchedule> broken;  ///< set when a step violated a checked property
-};
-
-/// Replays `steps` on a fresh World of `scenario`, checking the initial state and every step.
-ScheduleReplay replay_schedule(const Scenario& scenario, const std::vector<Action>& steps,
-                               const std::bitset<spec::kPropertyCount>& checked);
 
 struct StatefulProgress {
   int runs = 0;  ///< command sequences that ran to their end without a violation
@@ -78,13 +57,11 @@ struct StatefulResult {
   std::string message;  ///< RapidCheck's report for kGaveUp and kError
 };
 
+/// The breadth-first search of `broken`'s cluster for its property alone, up to `max_states`:
+/// how short the schedule could be.
+checker::Result<Action> shortest_on_cluster(const BrokenSchedule& broken, std::uint64_t max_states);
+
 /// Runs the stateful check. Deterministic for a given seed and options.
 StatefulResult run_stateful(const StatefulOptions& options);
-
-/// Removes steps, pods, nodes, the PDB, fault budgets and executor limits, one at a time,
-/// keeping each removal after which the schedule (its steps by pod name) still runs and
-/// breaks the same property, until none can go; pods are renamed n1…, v1…, p1… at the end.
-BrokenSchedule reduce_cluster(const BrokenSchedule& broken,
-                              const std::bitset<spec::kPropertyCount>& checked);
 
 }  // namespace preemptcheck

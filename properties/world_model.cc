@@ -6,6 +6,15 @@
 #include <stdexcept>
 
 namespace preemptcheck {
+namespace {
+
+void raise_to(std::atomic<std::uint32_t>& peak, std::uint32_t value) {
+  std::uint32_t seen = peak.load();
+  while (seen < value && !peak.compare_exchange_weak(seen, value)) {
+  }
+}
+
+}  // namespace
 
 WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster)
     : WorldModel(std::move(cluster), std::bitset<spec::kPropertyCount>().set()) {}
@@ -39,6 +48,11 @@ WorldState WorldModel::next_state(const WorldState& s, const Action& a,
   spec::Findings v;
   spec::check_step(s.world, step, next.world, next.ledger, v);
   report(v, obs);
+  if (step.cycle) {
+    const spec::BlockingRoundTrips trips = spec::blocking_round_trips(s.world, step);
+    raise_to(peaks_->sync, trips.sync);
+    raise_to(peaks_->async, trips.async);
+  }
   return next;
 }
 

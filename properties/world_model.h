@@ -3,6 +3,7 @@
 // monitors as property verdicts.
 #pragma once
 
+#include <atomic>
 #include <bitset>
 #include <cstddef>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "checker/model.h"
 #include "impl/world.h"
 #include "spec/monitor.h"
+#include "spec/round_trips.h"
 
 namespace preemptcheck {
 
@@ -60,6 +62,12 @@ class WorldModel {
   WorldState unpack(std::span<const std::byte> in) const;
 
   const Cluster& cluster() const { return *cluster_; }
+  /// The most any preemption cycle explored so far blocks kube-scheduler's scheduling thread,
+  /// under deletion=sync and under deletion=async (spec/round_trips.h); the same for every
+  /// thread count once the exploration is complete.
+  spec::BlockingRoundTrips peak_round_trips() const {
+    return {peaks_->sync.load(), peaks_->async.load()};
+  }
 
  private:
   void report(const spec::Findings& v, checker::Observation& obs) const;
@@ -68,6 +76,11 @@ class WorldModel {
   WorldState reference_;  ///< the initial state, which pack() encodes against
   std::bitset<spec::kPropertyCount> checked_;
   std::vector<checker::PropertyInfo> properties_;
+  struct Peaks {
+    std::atomic<std::uint32_t> sync{0};
+    std::atomic<std::uint32_t> async{0};
+  };
+  std::shared_ptr<Peaks> peaks_ = std::make_shared<Peaks>();
 };
 
 static_assert(checker::Model<WorldModel>);

@@ -3,10 +3,10 @@
 # Chromium load it (scripts on, network off), and checks the rendered DOM — the script ran,
 # one lane per component, exactly one breaking step, marked where the heading says, an arrow
 # per cause — then takes a screenshot and checks it is a real PNG of the window's size.
-# Usage: browser_test.sh SWIMLANES_PAGE CHROMIUM COUNTEREXAMPLE.yaml OUT_DIR
+# Usage: browser_test.sh PREEMPTCHECK CHROMIUM COUNTEREXAMPLE.yaml OUT_DIR
 # Exit 77 (skipped) when Chromium is not installed.
 set -eu
-page_tool=$1 chromium=$2 file=$3 out=$4
+preemptcheck=$1 chromium=$2 file=$3 out=$4
 
 if [ -z "$chromium" ] || [ ! -x "$chromium" ]; then
   echo "SKIP: Chromium is not installed (Debian: apt-get install chromium); the swimlane page was not rendered in a browser"
@@ -18,7 +18,10 @@ fail() { echo "FAIL: $file: $*"; exit 1; }
 mkdir -p "$out"
 html="$out/page.html" dom="$out/dom.html" png="$out/screenshot.png"
 rm -f "$html" "$dom" "$png"
-"$page_tool" "$file" "$html" || fail "swimlanes_page could not write the page"
+# replay exits 1 when the recorded violation reproduces; anything above 1 is a failure.
+rc=0
+"$preemptcheck" replay "$file" --html "$html" >"$out/replay.log" 2>&1 || rc=$?
+[ "$rc" -le 1 ] && [ -f "$html" ] || fail "preemptcheck replay --html exited $rc (see $out/replay.log)"
 
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT

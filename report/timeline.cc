@@ -10,8 +10,6 @@
 
 #include "impl/show.h"
 #include "impl/mechanisms.h"
-#include "spec/ledger.h"
-#include "spec/monitor.h"
 #include "spec/property.h"
 
 namespace preemptcheck::report {
@@ -92,6 +90,9 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kTerminate:
     case ActionKind::kFlush:
     case ActionKind::kCreate:
+    case ActionKind::kDelete:
+    case ActionKind::kRestart:
+    case ActionKind::kCreateNode:
       return {};
   }
   return {};
@@ -125,7 +126,12 @@ Lane lane_of(ActionKind kind) {
       return Lane::kQueueFlush;
     // A pod that arrives later is created by a user or a controller, outside the scheduler.
     case ActionKind::kCreate:
+    case ActionKind::kDelete:
+    case ActionKind::kCreateNode:
       return Lane::kUser;
+    // A restart is the scheduler process itself: its new scheduling thread relists.
+    case ActionKind::kRestart:
+      return Lane::kSchedulingThread;
   }
   return Lane::kSchedulingThread;
 }
@@ -142,8 +148,50 @@ std::string event_line(const Cluster& c, const WatchEvent& e) {
   return fmt::format("{} modified: {}", c.pod_name(e.pod), object_line(c, e.obj));
 }
 
+std::string found_by_text(const Counterexample& cx) {
+  const FoundBy& f = cx.found_by;
+  std::string out = fmt::format("{}{}, {} step{}", f.method, f.shortest ? " (shortest)" : "",
+                                cx.steps.size(), cx.steps.size() == 1 ? "" : "s");
+  if (f.states > 0) out += fmt::format(", {} states searched", f.states);
+  if (f.seed) out += fmt::format(", seed {}", *f.seed);
+  if (!f.shrunk.empty()) out += fmt::format(", shrunk {}", f.shrunk);
+  return out;
+}
+
+TimelineSource timeline_source(const Counterexample& cx, const Scenario& run,
+                               std::string reproduce) {
+  TimelineSource source;
+  source.property = cx.property;
+  source.message = cx.message;
+  source.scenario = run;
+  for (const CounterexampleStep& s : cx.steps) source.actions.push_back(s.action);
+  source.found_by = found_by_text(cx);
+  source.reproduce = std::move(reproduce);
+  return source;
+}
+
+std::vector<std::string> padded_state_lines(const World& w) {
+  const auto lines = preemptcheck::state_lines(w);
+  std::size_t width = 0;
+  for (const auto& line : lines) width = std::max(width, line.first.size());
+  std::vector<std::string> out;
+  for (const auto& [key, value] : lines) out.push_back(fmt::format("{:<{}}  {}", key, width, value));
+  return out;
+}
+
 std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLines& state_lines,
                                       std::string& error) {
+  return make_timeline(source, replay_schedule(source.scenario, source.actions), state_lines,
+                       error);
+}
+
+std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedule& schedule,
+                                      const StateLines& state_lines, std::string& error) {
+  if (schedule.blocked) {
+    error = fmt::format("step {} '{}' is not enabled", schedule.blocked->number,
+                        schedule.blocked->text);
+    return std::nullopt;
+  }
   Timeline t;
   t.title = fmt::format("{} on {}", source.property, source.scenario.name);
   t.property = source.property;
@@ -156,41 +204,31 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
   t.found_by = source.found_by;
   t.reproduce = source.reproduce;
 
-  const Cluster cluster(source.scenario);
-  World w(cluster);
-  spec::Ledger ledger(w.cluster());
-  const Cluster& c = w.cluster();
-  t.initial_state = state_lines(w);
+  const Cluster& c = *schedule.cluster;
+  t.initial_state = state_lines(schedule.initial);
 
   // The writes not yet delivered, oldest first, as the World queues their events; events
   // queued before step 1 have no step to point at.
-  std::deque<std::optional<TimelineCause>> undelivered(w.events().size());
+  std::deque<std::optional<TimelineCause>> undelivered(schedule.initial.events().size());
   std::map<PodId, TimelineCause> terminating_write;  // the write that set each deletion
   std::set<std::string> broken;
-
-  spec::Findings initial;
-  spec::check_state(w, initial);
-  for (const auto& [property, message] : initial.violated) {
+  for (const auto& [property, message] : schedule.initial_findings.violated) {
     broken.insert(std::string(spec::property_def(property).name));
   }
 
   bool marked = false;
-  for (std::size_t i = 0; i < source.actions.size(); ++i) {
-    const Action& a = source.actions[i];
+  for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
+    const ScheduleStep& step = schedule.steps[i];
+    const Action& a = step.action;
+    const World& before = schedule.world_at(i);
     const int number = static_cast<int>(i + 1);
-    if (!w.is_enabled(a)) {
-      error = fmt::format("step {} '{}' is not enabled", number, format_action(a, c));
-      return std::nullopt;
-    }
-    const World before = w;
-    const StepReport report = w.apply(a);
 
     TimelineStep s;
     s.number = number;
     s.lane = lane_of(a.kind);
     s.actor = actor_of(a, c);
-    s.action = format_action(a, c);
-    s.comment = describe_step(before, report, w);
+    s.action = step.text;
+    s.comment = step.comment;
 
     std::optional<TimelineCause> delivered;
     std::size_t kept = before.events().size();
@@ -204,7 +242,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
       const auto it = terminating_write.find(a.pod);
       if (it != terminating_write.end()) s.causes.push_back(it->second);
     }
-    const EventQueue& events = w.events();
+    const EventQueue& events = step.after.events();
     for (std::size_t e = kept; e < events.size(); ++e) {
       const TimelineCause at{number, static_cast<int>(s.writes.size())};
       s.writes.push_back(event_line(c, events[e]));
@@ -212,9 +250,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
       if (events[e].obj.terminating) terminating_write.try_emplace(events[e].pod, at);
     }
 
-    spec::Findings v;
-    spec::check_step(before, report, w, ledger, v);
-    for (const auto& [property, message] : v.violated) {
+    for (const auto& [property, message] : step.findings.violated) {
       const std::string name(spec::property_def(property).name);
       if (!broken.insert(name).second) continue;
       s.violations.push_back(fmt::format("{}: {}", name, message));
@@ -223,7 +259,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const StateL
         marked = true;
       }
     }
-    s.state = state_lines(w);
+    s.state = state_lines(step.after);
     t.steps.push_back(std::move(s));
   }
   return t;

@@ -50,8 +50,13 @@ void Ledger::record(const StepReport& step, const World& after) {
     for (PodSet& s : chosen_by_) s &= ~pod_bit(v);
     standing_[v] = kNoNode;
   }
-  // A failed eviction gives up its victims: they are no longer chosen.
-  if (step.abandoned != 0) chosen_by_[step.action.pod] &= ~step.abandoned;
+  // A failed eviction gives up its victims: they are no longer chosen. A restart gives up
+  // every lost job's victims whose deletion had not started.
+  if (step.abandoned != 0 && step.action.kind == ActionKind::kRestart) {
+    for (PodSet& s : chosen_by_) s &= ~step.abandoned;
+  } else if (step.abandoned != 0) {
+    chosen_by_[step.action.pod] &= ~step.abandoned;
+  }
   // Lower-priority nominations cleared by a preemption are revoked.
   for (PodId q : pods_in(step.cleared)) standing_[q] = kNoNode;
   if (!step.cycle) return;
@@ -60,11 +65,23 @@ void Ledger::record(const StepReport& step, const World& after) {
     case Kind::kNoCandidate:   // PostFilter cleared it
       standing_[p] = kNoNode;
       return;
-    case Kind::kPreempt:
+    case Kind::kPreempt: {
+      // The preemption decides a takeover: every standing nomination of strictly lower
+      // priority to the chosen node is revoked now, whatever the executor has patched yet —
+      // kube-scheduler's getLowerPriorityNominatedPods/clearNominatedNodeName will clear them
+      // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+      // L452-465, L422-444).
+      const Cluster& c = after.cluster();
+      for (PodId q = 0; q < standing_.size(); ++q) {
+        if (q != p && standing_[q] == step.decision.node && c.priority(q) < c.priority(p)) {
+          standing_[q] = kNoNode;
+        }
+      }
       // A pod deleted while the scheduler still saw it nominates nothing: its status patch
       // finds no pod.
       standing_[p] = after.api(p).exists ? step.decision.node : kNoNode;
       return;
+    }
     case Kind::kIneligible:
       return;
   }

@@ -24,7 +24,8 @@ class Ledger {
   /// Victims chosen by every preemptor but `except`.
   PodSet chosen_by_others(PodId except) const;
   /// p's standing nomination: decided in a cycle, not yet consumed (p bound, or found no
-  /// candidate), revoked (cleared by a higher-priority preemptor) or ended (p deleted).
+  /// candidate), revoked (a higher-priority preemption on its node was decided, or the
+  /// executor cleared it) or ended (p deleted).
   NodeId standing_nomination(PodId p) const { return standing_[p]; }
 
   /// The busy-node-evaluated witness: the nodes (as bits) that step's cycle evaluated for

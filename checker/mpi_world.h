@@ -1,0 +1,24 @@
+// MpiWorld: whether this process is one rank of an MPI job, and which. The only place that
+// starts and ends MPI; without the MPI build every process is rank 0 of a world of one.
+#pragma once
+
+namespace preemptcheck::checker::mpi {
+
+/// True when the project was built with the MPI component (PREEMPTCHECK_MPI).
+bool available();
+
+/// Starts MPI (once) when this process was launched by mpirun (Open MPI's
+/// OMPI_COMM_WORLD_SIZE, or PMIx/PMI's PMIX_RANK/PMI_SIZE in the environment) and the build
+/// has MPI; MPI is ended at exit. Returns the world size: 1 when not under MPI.
+int init_if_launched();
+
+/// This process's rank (0 outside MPI). Calls init_if_launched().
+int rank();
+
+/// The number of ranks (1 outside MPI). Calls init_if_launched().
+int size();
+
+/// Whether this rank prints results and writes files: rank 0, or any process outside MPI.
+bool is_lead_rank();
+
+}  // namespace preemptcheck::checker::mpi

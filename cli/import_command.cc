@@ -1,0 +1,69 @@
+// The `import` command: files/kubectl_import.h does the work; this prints it.
+#include "cli/import_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+
+#include "cli/check_command.h"
+#include "cli/json.h"
+#include "files/kubectl_import.h"
+#include "files/scenario_yaml.h"
+
+namespace preemptcheck::cli {
+
+int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
+  KubectlImport imported;
+  try {
+    imported = import_kubectl_files(o.files, KubectlImportOptions{o.nodes, "imported"});
+  } catch (const FileError& e) {
+    fmt::print(err, "preemptcheck import: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(err, "preemptcheck import: {}\n", e.what());
+    return kExitBadInput;
+  }
+  const Scenario& s = imported.scenario;
+  const std::string yaml = scenario_to_yaml(s);
+  const bool to_stdout = o.out_path.empty() || o.out_path == "-";
+  if (!to_stdout) {
+    std::ofstream file(o.out_path, std::ios::binary | std::ios::trunc);
+    file << yaml;
+    file.close();
+    if (!file) {
+      fmt::print(err, "preemptcheck import: cannot write '{}'\n", o.out_path);
+      return kExitBadInput;
+    }
+  }
+  for (const std::string& d : imported.dropped) fmt::print(err, "preemptcheck import: dropped {}\n", d);
+  const std::string summary =
+      fmt::format("imported {} node{}, {} pod{} ({} pending, the preemptors), {} PDB{}",
+                  s.nodes.size(), s.nodes.size() == 1 ? "" : "s", s.pods.size(),
+                  s.pods.size() == 1 ? "" : "s", imported.pending, s.pdbs.size(),
+                  s.pdbs.size() == 1 ? "" : "s");
+  if (o.json) {
+    Json doc = json_document("import");
+    doc["scenario"] = s.name;
+    doc["output"] = to_stdout ? "-" : o.out_path;
+    doc["nodes"] = s.nodes.size();
+    doc["pods"] = s.pods.size();
+    doc["pending"] = imported.pending;
+    doc["pdbs"] = s.pdbs.size();
+    doc["dropped"] = imported.dropped;
+    doc["scenario_yaml"] = yaml;
+    doc["exit_code"] = kExitHolds;
+    write_json(doc, out);
+  } else if (to_stdout) {
+    out << yaml;
+    fmt::print(err, "preemptcheck import: {}\n", summary);
+  } else {
+    fmt::print(out, "{}; wrote {}\ncheck it:  preemptcheck check {}\n", summary, o.out_path,
+               o.out_path);
+  }
+  return kExitHolds;
+}
+
+}  // namespace preemptcheck::cli

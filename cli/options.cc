@@ -1,0 +1,257 @@
+// The options of each command on CLI11: strict whole numbers and seconds, the mechanism
+// switches and --property from the tables in impl/ and spec/, and the help footer's lists.
+#include "cli/options.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "cli/args.h"
+#include "impl/mechanisms.h"
+
+namespace preemptcheck::cli {
+namespace {
+
+// A whole-number option under parse_whole's rule, from `min` to `max`; `expects` completes
+// "FLAG expects ..." in the error.
+template <class T>
+void whole_option(CLI::App& app, const std::string& flag, T& into, std::uint64_t min,
+                  std::uint64_t max, std::string expects, const std::string& help) {
+  app.add_option_function<std::string>(
+         flag,
+         [&into, flag, min, max, expects](const std::string& v) {
+           const auto n = parse_whole(v, max);
+           if (!n || *n < min) {
+             throw CLI::ValidationError(fmt::format("{} expects {}, got '{}'", flag, expects, v));
+           }
+           into = static_cast<T>(*n);
+         },
+         help)
+      ->type_name("N");
+}
+
+// The safety properties' names, from spec/'s table.
+std::vector<std::string_view> safety_names() {
+  std::vector<std::string_view> out;
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (!d.is_witness) out.push_back(d.name);
+  }
+  return out;
+}
+
+// --profile and one --NAME=VALUE option per mechanism of impl/'s table. Switches apply on
+// top of the profile whatever their order on the command line, in the order given.
+void mechanism_options(CLI::App& app, MechanismChoice& choice) {
+  app.add_option_function<std::string>(
+         "--profile",
+         [&choice](const std::string& v) {
+           if (!profile(v)) {
+             throw CLI::ValidationError(fmt::format("unknown profile '{}'; expected one of: {}",
+                                                    v, joined_words(profile_names(), ", ")));
+           }
+           if (choice.profile && *choice.profile != v) {
+             throw CLI::ValidationError(fmt::format(
+                 "--profile given twice ('{}', then '{}'); name one profile", *choice.profile, v));
+           }
+           choice.profile = v;
+         },
+         fmt::format("The mechanisms' starting point, one of: {} (default: the scenario's, "
+                     "else reference); switches apply on top of it, before or after it",
+                     joined_words(profile_names(), ", ")))
+      ->type_name("P")
+      ->trigger_on_parse();
+  for (std::string_view name : mechanism_names()) {
+    const std::string flag = fmt::format("--{}", name);
+    app.add_option_function<std::string>(
+           flag,
+           [&choice, n = std::string(name)](const std::string& v) {
+             Mechanisms probe;
+             if (auto e = set_mechanism(probe, n, v)) throw CLI::ValidationError(*e);
+             choice.switches.emplace_back(n, v);
+           },
+           fmt::format("One of: {}", joined_words(mechanism_values(name), ", ")))
+        ->type_name(joined_words(mechanism_values(name), "|"))
+        ->group("Mechanism switches (on top of the profile, in order)")
+        ->trigger_on_parse();
+  }
+}
+
+void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
+                     const std::shared_ptr<ParseState>& state) {
+  app.add_option_function<std::string>(
+         "--property",
+         [&checked, state](const std::string& v) {
+           const auto p = spec::find_property(v);
+           if (!p || spec::property_def(*p).is_witness) {
+             throw CLI::ValidationError(fmt::format("unknown property '{}'", v));
+           }
+           if (!state->properties_named) checked.reset();
+           state->properties_named = true;
+           checked.set(static_cast<std::size_t>(*p));
+         },
+         fmt::format("Check only the named properties (repeatable): {}",
+                     joined_words(safety_names(), ", ")))
+      ->type_name("NAME")
+      ->trigger_on_parse();
+}
+
+}  // namespace
+
+std::string joined_words(const std::vector<std::string_view>& words, std::string_view separator) {
+  std::string out;
+  for (std::string_view w : words) out += fmt::format("{}{}", out.empty() ? "" : separator, w);
+  return out;
+}
+
+void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseState>& state) {
+  CLI::Option* scenario =
+      app.add_option("SCENARIO", o.scenario_path,
+                     "The scenario YAML file (default: the embedded scenarios/default.yaml)")
+          ->type_name("SCENARIO.yaml");
+  app.add_option("--scenario-of", o.scenario_of,
+                 "Check the inline scenario of a counterexample FILE (its recorded mechanisms "
+                 "are the starting point, as a scenario's own are) instead of SCENARIO")
+      ->type_name("FILE")
+      ->excludes(scenario);
+  mechanism_options(app, o.mechanisms);
+  whole_option(app, "--max-states", o.limits.max_states, 0, kNoMax, "a whole number",
+               fmt::format("Stop after N distinct states (default {}); exit 3", kDefaultMaxStates));
+  whole_option(app, "--max-depth", o.limits.max_depth, 0, std::numeric_limits<std::uint32_t>::max(),
+               "a whole number", "Explore at most D steps deep; exit 3 when that stops it");
+  app.add_option_function<std::string>(
+         "--time-limit",
+         [&o](const std::string& v) {
+           const auto s = parse_seconds(v);
+           if (!s) throw CLI::ValidationError(fmt::format("--time-limit expects seconds, got '{}'", v));
+           o.limits.time_limit_seconds = *s;
+         },
+         "Stop after S seconds (digits, optional fraction: 5, 0.5); exit 3")
+      ->type_name("S");
+  property_option(app, o.checked, state);
+  app.add_flag("--json", o.json, "Print one JSON document instead of the text");
+  app.add_option("--out", o.out_dir,
+                 "Write each violated property's shortest counterexample to DIR as a YAML file, "
+                 "and print the line that replays it")
+      ->type_name("DIR");
+  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
+               "Worker threads (default: the machine's cores); every result is the same for "
+               "every N");
+  app.add_option_function<std::string>(
+         "--max-memory",
+         [&o](const std::string& v) {
+           const auto bytes = parse_memory_size(v);
+           if (!bytes) {
+             throw CLI::ValidationError(fmt::format(
+                 "--max-memory expects a size such as 200M, 2G or 512Mi, got '{}'", v));
+           }
+           o.max_memory = *bytes;
+         },
+         "Stop with exit 3 before the search holds more than SIZE (200M, 2G, 512Mi; default: "
+         "80% of physical memory)")
+      ->type_name("SIZE");
+  app.add_flag("--quiet", o.quiet, "No progress line on stderr");
+  app.add_flag("--stop-at-first", o.stop_at_first,
+               "Stop at the first violation instead of finding every property's own shortest "
+               "counterexample");
+}
+
+void replay_options(CLI::App& app, ReplayOptions& o) {
+  app.add_option("FILE", o.file, "The counterexample file")->type_name("FILE");
+  app.add_flag("--full", o.full, "Print the whole state after every step, not what changed");
+  mechanism_options(app, o.mechanisms);
+  app.add_flag("--json", o.json, "Print one JSON document instead of the text");
+  app.add_option("--html", o.html_path, "Also write the schedule's swimlane page to FILE")
+      ->type_name("FILE");
+  app.add_flag("--allow-unfingerprinted", o.allow_unfingerprinted,
+               "Replay a file whose steps carry no fingerprints (the output says so)");
+}
+
+void graph_options(CLI::App& app, GraphOptions& o) {
+  app.add_option("SCENARIO", o.scenario_path, "The scenario (default: the embedded one)")
+      ->type_name("SCENARIO.yaml");
+  app.add_option("--dot", o.dot_path, "Write the DOT text to FILE (- for standard output)")
+      ->type_name("FILE");
+  app.add_option("--svg", o.svg_path, "Render it to FILE with Graphviz's dot")->type_name("FILE");
+  app.add_option("--around", o.around_path,
+                 "Draw a counterexample's path and each state's other successors (one level), "
+                 "not the whole space; the scenario comes from the file")
+      ->type_name("COUNTEREXAMPLE.yaml");
+  whole_option(app, "--max-states", o.max_states, 1, kNoMax, "a positive whole number",
+               fmt::format("Refuse (exit 3) a space of more than N states (default {})",
+                           kDefaultGraphStates));
+  mechanism_options(app, o.mechanisms);
+}
+
+void search_options(CLI::App& app, SearchCommandOptions& o,
+                    const std::shared_ptr<ParseState>& state) {
+  whole_option(app, "--runs", o.runs, 1, 100'000'000, "a whole number from 1 to 100000000",
+               "Clusters (or --stateful runs) to generate (default 100)");
+  app.add_option_function<std::string>(
+         "--seed",
+         [&o](const std::string& v) {
+           const auto n = parse_whole(v, kNoMax);
+           if (!n) throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
+           o.seed = *n;
+         },
+         "RapidCheck's seed (default: a fresh one, printed)")
+      ->type_name("S");
+  whole_option(app, "--max-nodes", o.max_nodes, 1, kMaxNodes,
+               fmt::format("a whole number from 1 to {}", kMaxNodes),
+               "Nodes per generated cluster, at most (default 3)");
+  whole_option(app, "--max-pods", o.max_pods, 1, kMaxPods,
+               fmt::format("a whole number from 1 to {}", kMaxPods),
+               "Pods per generated cluster, at most (default 9)");
+  whole_option(app, "--max-faults", o.max_faults, 0, 3, "0, 1, 2 or 3",
+               "Each fault budget of a cluster is 0..F (default 1)");
+  whole_option(app, "--max-states", o.max_states, 1, kNoMax, "a positive whole number",
+               fmt::format("Cut a cluster whose search reaches N states (default {})",
+                           kDefaultClusterMaxStates));
+  mechanism_options(app, o.mechanisms);
+  property_option(app, o.checked, state);
+  app.add_option("--out", o.out_dir, "Write a counterexample to DIR")->type_name("DIR");
+  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
+               "Worker threads of each cluster's search (default: the machine's cores); the "
+               "result is the same for every N");
+  app.add_flag("--differential",
+               o.differential,
+               "Fail a cluster only when the profile alone, without the switches, holds on it");
+  app.add_flag("--stateful", o.stateful, "Random walks on larger clusters (3-4 nodes, 9-12 pods)");
+  whole_option(app, "--max-steps", o.max_steps, 1, 100'000, "a whole number from 1 to 100000",
+               "--stateful: steps per walk, at most (default 150)");
+  app.add_flag("--json", o.json, "Print one JSON document instead of the text");
+}
+
+
+// The profiles and mechanisms lines, from the tables in impl/, so that they cannot go stale.
+void import_options(CLI::App& app, ImportOptions& o) {
+  app.add_option("FILE", o.files,
+                 "kubectl output: `kubectl get nodes,pods,pdb,priorityclasses -A -o yaml` (a List, "
+                 "or several YAML documents); several files are read as one cluster")
+      ->type_name("KUBECTL.yaml");
+  app.add_option("--nodes", o.nodes, "Keep only these nodes (comma-separated) and their pods")
+      ->type_name("A,B")
+      ->delimiter(',');
+  app.add_option("-o,--output", o.out_path, "Write the scenario to FILE (default: standard output)")
+      ->type_name("FILE");
+  app.add_flag("--json", o.json, "Print one JSON document (the scenario inside) instead");
+}
+
+std::string switches_text() {
+  std::string profiles;
+  for (std::string_view p : profile_names()) {
+    profiles += fmt::format("{}{}{}", profiles.empty() ? "" : ", ", p,
+                            p == "reference" ? " (default)" : "");
+  }
+  std::string out = fmt::format("profiles:    {}\nmechanisms:", profiles);
+  std::vector<std::string> words;
+  for (std::string_view name : mechanism_names()) {
+    words.push_back(fmt::format("--{}={}", name, joined_words(mechanism_values(name), "|")));
+  }
+  for (size_t i = 0; i < words.size(); i += 2) {
+    out += i == 0 ? "  " : "\n             ";
+    out += i + 1 < words.size() ? fmt::format("{:<39}{}", words[i], words[i + 1]) : words[i];
+  }
+  return out + fmt::format("\nproperties:  {}", joined_words(safety_names(), ", "));
+}
+
+}  // namespace preemptcheck::cli

@@ -1,0 +1,49 @@
+// kubectl import: turns `kubectl get nodes,pods,pdb,priorityclasses -o yaml` output into a
+// Scenario — node allocatable, pod requests summed as kube-scheduler sums them, priorities,
+// preemption policies, placements, start order and PDBs — and says what it left out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "impl/scenario.h"
+
+namespace preemptcheck {
+
+/// One input: its name (for error positions) and its bytes.
+struct KubectlInput {
+  std::string file;
+  std::string text;
+};
+
+/// What import_kubectl() keeps.
+struct KubectlImportOptions {
+  std::vector<std::string> keep_nodes;  ///< node names to keep; empty keeps every node
+  std::string scenario_name = "imported";
+};
+
+/// The imported scenario and what was left out of it.
+struct KubectlImport {
+  Scenario scenario;
+  /// One line per kind of thing left out, sorted, each naming the objects concerned:
+  /// "spec.tolerations (not modelled): prod/web-1, prod/web-2".
+  std::vector<std::string> dropped;
+  int pending = 0;  ///< pods without a node, which become the scenario's preemptors
+};
+
+/// Reads every input (a `v1 List`, one object, or several YAML documents of either) and
+/// builds one scenario from all of them. Objects of kinds other than Node, Pod,
+/// PodDisruptionBudget and PriorityClass are left out (and listed). Throws FileError at the
+/// offending text for malformed input (YAML syntax, an object without `kind`, a field read
+/// here of the wrong type, a quantity outside the API's grammar or the bounds of
+/// files/limits.h); std::invalid_argument for a --nodes name the input lacks, more nodes or
+/// pods than a scenario holds, or a scenario that load_scenario_text() refuses (such as a
+/// node whose pods' requests exceed its allocatable).
+KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
+                             const KubectlImportOptions& options);
+
+/// import_kubectl() of the files at `paths`, each read with read_file().
+KubectlImport import_kubectl_files(const std::vector<std::string>& paths,
+                                   const KubectlImportOptions& options);
+
+}  // namespace preemptcheck

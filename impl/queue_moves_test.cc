@@ -1,0 +1,83 @@
+// Queue-move tests: kube-scheduler's move on a nomination change (PR #129058,
+// pkg/scheduler/eventhandlers.go@00cd67b7742e5af43e2eb841fde28de797344ed0 L334-338, L361-375,
+// L378-383) in the `kubernetes` profile, where wake-on-release is off: a pod held back only
+// by a nomination moves when the informer delivers that nomination's clear, and only pods of
+// lower or equal priority move.
+//
+// Suite names start with "impl" so that `ctest -R impl` selects them.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "impl/action.h"
+#include "impl/test_support.h"
+#include "impl/world.h"
+
+namespace preemptcheck {
+namespace {
+
+using namespace test;  // NOLINT: the builders read as a small language in these tests
+
+StepReport run(World& w, std::string_view line) {
+  std::string error;
+  std::optional<Action> a = parse_action(line, w.cluster(), &error);
+  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
+  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
+  return w.apply(*a);
+}
+
+// scenarios/nomination-released.yaml plus p-huge (60), which can never fit: p-big (50)
+// claims the whole node by preempting `victim`; p-small (50) is rejected only because of that
+// claim; p-urgent (100) takes a cpu, p-big finds no room and its nomination is cleared.
+World released() {
+  return world_of(scenario({node("node-a", 3)},
+                           {pod("victim", 0, 1, "node-a"), pod("p-huge", 60, 4),
+                            pod("p-big", 50, 3), pod("p-small", 50, 1),
+                            later(pod("p-urgent", 100, 1))},
+                           "kubernetes"));
+}
+
+// Runs the schedule up to the informer's delivery of p-big's cleared nomination, and
+// returns that delivery's report.
+StepReport deliver_the_clear(World& w) {
+  for (std::string_view line :
+       {"schedule p-huge", "schedule p-big", "clear-nominations p-big", "evict p-big victim",
+        "finish p-big", "observe", "observe", "terminate victim", "observe", "schedule p-huge",
+        "schedule p-small", "create p-urgent", "observe", "schedule p-urgent",
+        "schedule p-big", "bind p-urgent"}) {
+    run(w, line);
+  }
+  EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-small")));
+  EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-huge")));
+  EXPECT_EQ(w.api(id(w, "p-big")).nominated, kNoNode);
+  EXPECT_NE(w.lister(id(w, "p-big")).nominated, kNoNode);
+  return run(w, "observe");  // p-big updated: no nomination
+}
+
+TEST(implQueueMoves, ClearedNominationMovesLowerOrEqualPriorityPodsUnderKubernetes) {
+  World w = released();
+  ASSERT_FALSE(w.mechanisms().wake_on_release);
+  const StepReport r = deliver_the_clear(w);
+  EXPECT_TRUE(has_pod(r.moved, id(w, "p-small")));
+  EXPECT_FALSE(has_pod(w.unschedulable_pool(), id(w, "p-small")));
+  // p-huge (60) is above p-big (50): getLEPriorityPreCheck leaves it in the pool.
+  EXPECT_FALSE(has_pod(r.moved, id(w, "p-huge")));
+  EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-huge")));
+}
+
+TEST(implQueueMoves, ANominationFirstSetMovesNothing) {
+  World w = released();
+  run(w, "schedule p-huge");
+  run(w, "schedule p-big");
+  run(w, "schedule p-small");  // rejected beside p-big's in-memory nomination
+  ASSERT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-small")));
+  const StepReport r = run(w, "observe");  // p-big updated: nominated to node-a ("" -> N)
+  EXPECT_EQ(r.moved, PodSet{0});
+  EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-small")));
+}
+
+}  // namespace
+}  // namespace preemptcheck

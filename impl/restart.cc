@@ -1,0 +1,53 @@
+// Scheduler restart: the process dies and a new one starts from the API server. Everything
+// kube-scheduler holds only in memory is lost — the scheduling queue with its in-flight
+// pods, the cache's assumed pods, the nominator, the executor's in-flight set and
+// lastVictimsPendingPreemption, running preemption jobs and binding calls not yet landed —
+// and the new informer's LIST replaces every watch event still pending. What the API server
+// holds survives: nodeName, nominatedNodeName, deletionTimestamp, the DisruptionTarget
+// condition, and the victims a job had already deleted.
+#include "impl/world.h"
+
+namespace preemptcheck {
+
+void World::restart(StepReport& report) {
+  --restarts_left_;
+  const size_t n = api_.size();
+  // Lost with the process. The queue, the nominator and the executor are plain fields built
+  // empty by their constructors: NewPriorityQueue (pkg/scheduler/backend/queue/
+  // scheduling_queue.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, L339–382), the nominator
+  // (pkg/scheduler/backend/queue/nominator.go at 251a9c727573ae9c91f8ee6a6674259e7e41db53,
+  // L55–61), NewExecutor (pkg/scheduler/framework/preemption/manager/executor.go at
+  // e642ef00b3031e9fc29c17a2c55a8c6051e980b8, L98–105).
+  events_.clear();
+  binding_.assign(n, kNoNode);
+  assumed_.assign(n, kNoNode);
+  nominated_.assign(n, kNoNode);
+  active_.clear();
+  pool_ = 0;
+  gated_ = 0;
+  preempting_ = 0;
+  last_victim_.assign(n, kNoPod);
+  inflight_by_.assign(n, 0);
+  waiting_ = 0;
+  // The lost jobs' victims whose deletion had not started are given up.
+  for (const Job& job : jobs_) {
+    for (PodId v : pods_in(job.pending | (job.last == kNoPod ? 0 : pod_bit(job.last)))) {
+      if (api_[v].exists && !api_[v].terminating) report.abandoned |= pod_bit(v);
+    }
+  }
+  jobs_.clear();
+  // The relist: the informer's initial LIST delivers every pod as an Add. An assigned pod
+  // goes to the cache; an unassigned one to the queue (addPodToSchedulingQueue,
+  // pkg/scheduler/eventhandlers.go at 00cd67b7742e5af43e2eb841fde28de797344ed0, L228–238),
+  // where Add runs PreEnqueue — nothing is gated, the in-flight set is empty — and, for the
+  // Add event, reads status.nominatedNodeName back into the nominator
+  // (scheduling_queue.go L674–675; nominator.go L81–82).
+  lister_ = api_;
+  for (PodId p = 0; p < n; ++p) {
+    if (!api_[p].exists || api_[p].node != kNoNode) continue;
+    add_to_queue(p, report);
+    nominated_[p] = api_[p].nominated;
+  }
+}
+
+}  // namespace preemptcheck
