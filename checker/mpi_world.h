@@ -2,6 +2,8 @@
 // starts and ends MPI; without the MPI build every process is rank 0 of a world of one.
 #pragma once
 
+#include <cstdint>
+
 namespace preemptcheck::checker::mpi {
 
 /// True when the project was built with the MPI component (PREEMPTCHECK_MPI).
@@ -20,5 +22,9 @@ int size();
 
 /// Whether this rank prints results and writes files: rank 0, or any process outside MPI.
 bool is_lead_rank();
+
+/// The largest of every rank's `value` (a collective: every rank must call it); `value`
+/// itself outside MPI.
+std::uint32_t max_over_ranks(std::uint32_t value);
 
 }  // namespace preemptcheck::checker::mpi

@@ -418,6 +418,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
   }
+  // Each rank saw the cycles of the states it expanded: the peaks are the largest of all.
+  spec::BlockingRoundTrips trips = model.peak_round_trips();
+  trips.sync = checker::mpi::max_over_ranks(trips.sync);
+  trips.async = checker::mpi::max_over_ranks(trips.async);
   if (!checker::mpi::is_lead_rank()) {
     return r.outcome == checker::Outcome::kHolds      ? kExitHolds
            : r.outcome == checker::Outcome::kViolated ? kExitViolated
@@ -462,10 +466,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     }
   }
   if (options.json) {
-    print_json(scenario, source, r, model.peak_round_trips(), steps, options.checked, written,
+    print_json(scenario, source, r, trips, steps, options.checked, written,
                others, out);
   } else {
-    print_human(scenario, source, r, model.peak_round_trips(), steps, options.checked, written,
+    print_human(scenario, source, r, trips, steps, options.checked, written,
                 others, out);
   }
   switch (r.outcome) {
