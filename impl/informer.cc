@@ -35,9 +35,10 @@ void World::observe(StepReport& report) {
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
                  !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
                  !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
-        // UpdateNominatedPod follows the API's nominatedNodeName, except that an update
-        // without one keeps an in-memory nomination made before the patch landed. Updates of
-        // an assumed pod do not reach the queue or the nominator at all.
+        // UpdateNominatedPod follows the API's nominatedNodeName, except that an update in
+        // which neither the old nor the new object has one keeps an in-memory nomination made
+        // before the patch landed (nominator.go@251a9c72 L125-133). Updates of an assumed pod
+        // do not reach the queue or the nominator at all.
         // stale-nomination=ignore: an update older than the scheduler's own latest write of
         // this pod (a later event for it is still queued) does not overwrite the newer
         // in-memory nomination; otherwise a pod nominated twice in quick succession falls

@@ -70,7 +70,7 @@ void Ledger::record(const StepReport& step, const World& after) {
       // priority to the chosen node is revoked now, whatever the executor has patched yet —
       // kube-scheduler's getLowerPriorityNominatedPods/clearNominatedNodeName will clear them
       // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
-      // L452-465, L422-444).
+      // L453-467, L423-444).
       const Cluster& c = after.cluster();
       for (PodId q = 0; q < standing_.size(); ++q) {
         if (q != p && standing_[q] == step.decision.node && c.priority(q) < c.priority(p)) {

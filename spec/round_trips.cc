@@ -1,12 +1,13 @@
 // Round trips: the formulas of kube-scheduler's executor, applied to one preemption decision.
 // Source: kubernetes/kubernetes
 // pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8:
-// ActuatePodPreemption L171-178 picks prepareCandidateAsync (L202-314: no API call on the
-// scheduling thread) or prepareCandidate (L320-362: Parallelizer().Until over the victims,
-// L335, each PreemptPod a PATCH then a DELETE, L137-148; then clearNominatedNodeName, one
-// PATCH per lower-priority nominee with a nominatedNodeName in its status, L422-444).
+// ActuatePodPreemption L171-178 picks prepareCandidateAsync (L202-315: no API call on the
+// scheduling thread) or prepareCandidate (L321-363: Parallelizer().Until over the victims,
+// L336, each PreemptPod a PATCH then a DELETE, L136-155; then clearNominatedNodeName, one
+// PATCH per lower-priority nominee with a nominatedNodeName in its status, L423-444).
 // The preemptor's own status PATCH is handleSchedulingFailure's updatePod in
-// pkg/scheduler/schedule_one.go (line not cited), on the scheduling thread in both modes.
+// pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 (line not
+// citable here: not counted), on the scheduling thread in both modes.
 #include "spec/round_trips.h"
 
 #include <bit>
@@ -32,9 +33,9 @@ BlockingRoundTrips blocking_round_trips(const World& before, const StepReport& s
   const Cluster& c = before.cluster();
   const PodId p = step.pod;
   const NodeId n = step.decision.node;
-  // The victims prepareCandidate deletes: those without a DeletionTimestamp (L337-341).
+  // The victims prepareCandidate deletes: those without a DeletionTimestamp (L338-342).
   const auto victims = static_cast<std::uint32_t>(std::popcount(step.decision.to_evict));
-  // getLowerPriorityNominatedPods (strictly lower, L452-465), skipped when the status holds
+  // getLowerPriorityNominatedPods (strictly lower, L453-467), skipped when the status holds
   // no nominatedNodeName (L433-435).
   std::uint32_t nominees = 0;
   for (PodId q = 0; q < c.pod_count(); ++q) {
