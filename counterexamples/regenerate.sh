@@ -47,6 +47,8 @@ check scenarios/early-gate.yaml --profile kubernetes-1.32 --property no-over-pre
 check scenarios/g3-lower-no-takeover.yaml --assume=off --property expected-outcome
 # #141694, under today's kube-scheduler.
 check scenarios/g1-basic.yaml --profile kubernetes --property no-lost-wakeup
+# #141694 along its reported path: the deletion arrives while the redundant cycle is in flight.
+check scenarios/in-flight-deletion.yaml --profile kubernetes --cycle=split --property no-lost-wakeup
 # A stale informer update undoes a newer in-memory nomination.
 check scenarios/three-preemptors.yaml --stale-nomination=apply --property no-double-claim
 # PR #142294 on today's kube-scheduler: activated before the informer catches up.

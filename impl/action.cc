@@ -15,7 +15,7 @@ struct KindInfo {
   int arguments;  // pods named after the keyword (create-node: one node)
 };
 
-constexpr std::array<KindInfo, 14> kKinds = {{
+constexpr std::array<KindInfo, 15> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -30,6 +30,7 @@ constexpr std::array<KindInfo, 14> kKinds = {{
     {ActionKind::kDelete, "delete", 1},
     {ActionKind::kRestart, "restart", 0},
     {ActionKind::kCreateNode, "create-node", 1},
+    {ActionKind::kCycleEnd, "cycle-end", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }

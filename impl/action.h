@@ -12,6 +12,7 @@ namespace preemptcheck {
 
 enum class ActionKind : std::uint8_t {
   kSchedule,          ///< the scheduling thread runs one whole cycle for the head of activeQ
+                      ///< (cycle=split: pops it and decides on the current view)
   kBind,              ///< a binding cycle finishes
   kBindFails,         ///< a binding cycle fails (fault budget)
   kClearNominations,  ///< an executor job clears lower-priority nominations on its node
@@ -25,6 +26,7 @@ enum class ActionKind : std::uint8_t {
   kDelete,            ///< a user or controller deletes a pod (fault budget `deletions`)
   kRestart,           ///< the scheduler restarts and relists (fault budget `restarts`)
   kCreateNode,        ///< a node declared `arrives: later` is created, with its running pods
+  kCycleEnd,          ///< cycle=split: the in-flight pod's cycle applies its decision and ends
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or

@@ -4,8 +4,11 @@
 // pod on its node before the bind lands (assume), the nomination holds the preemptor's
 // space before the cycle ends (nomination), the in-flight set is written before the cycle
 // ends so PreEnqueue gates the preemptor (inflight), and deletion=sync is the
-// pre-KEP-4832 cycle that deletes the victims itself. The binding cycle's failure handler
-// is here too.
+// pre-KEP-4832 cycle that deletes the victims itself. With cycle=split the cycle is two
+// steps — `schedule` pops the pod and decides on the view it starts with, `cycle-end`
+// applies the decision — and the informer may deliver events in between, which the queue
+// records for the in-flight pod (impl/queue.cc). The binding cycle's failure handler is here
+// too.
 #include "impl/world.h"
 
 #include <algorithm>
@@ -55,10 +58,34 @@ CycleDecision World::decide(PodId p) const {
 }
 
 void World::run_cycle(PodId p, StepReport& report) {
-  const Mechanisms& m = mechanisms();
   active_.erase(active_.begin());
   waiting_ &= ~pod_bit(p);
-  CycleDecision d = decide(p);
+  end_cycle(p, decide(p), report);
+}
+
+void World::start_cycle(PodId p, StepReport& report) {
+  // Pop (pkg/scheduler/backend/queue/active_queue.go@00fdf757a8e89fb0c7ccad10419ef33a1fa1b1ab
+  // L272-313) registers the pod in inFlightPods (L284); from then on every queue move is
+  // also appended to inFlightEvents while any pod is in flight (L485-499). The cycle
+  // decides on the view it starts with (the snapshot), whatever the informer delivers
+  // before it ends. There is one scheduling thread: one pod is in flight at a time.
+  active_.erase(active_.begin());
+  waiting_ &= ~pod_bit(p);
+  in_flight_ = p;
+  in_flight_decision_ = decide(p);
+  in_flight_event_ = false;
+  report.pod = p;
+  report.decision = in_flight_decision_;
+}
+
+void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
+  const Mechanisms& m = mechanisms();
+  // cycle=split: whether an event recorded while p was in flight may make it schedulable.
+  // The pod leaves the in-flight list as the cycle ends (Done).
+  const bool event_in_flight = in_flight_ == p && in_flight_event_;
+  in_flight_ = kNoPod;
+  in_flight_decision_ = CycleDecision{};
+  in_flight_event_ = false;
   report.cycle = true;
   report.pod = p;
   report.decision = d;
@@ -78,14 +105,16 @@ void World::run_cycle(PodId p, StepReport& report) {
       }
       return;
     case CycleDecision::Kind::kIneligible:
-      requeue_after_failure(p, report);
-      if (m.inflight == Inflight::kOn && inflight_by_[p] != 0) waiting_ |= pod_bit(p);
+      requeue_after_failure(p, event_in_flight, report);
+      if (m.inflight == Inflight::kOn && inflight_by_[p] != 0 && has_pod(pool_, p)) {
+        waiting_ |= pod_bit(p);
+      }
       return;
     case CycleDecision::Kind::kNoCandidate:
       // PostFilter returns an empty nominated node: the failure handler clears the
       // nomination in memory and in the API.
-      requeue_after_failure(p, report);
-      set_nominated(p, kNoNode, report);
+      requeue_after_failure(p, event_in_flight, report);
+      if (lister_[p].exists) set_nominated(p, kNoNode, report);
       patch_nominated(p, kNoNode, report);
       return;
     case CycleDecision::Kind::kPreempt:
@@ -133,11 +162,14 @@ void World::run_cycle(PodId p, StepReport& report) {
   }
 
   // handleSchedulingFailure: requeue (PreEnqueue gates the preemptor), then the nomination.
-  requeue_after_failure(p, report);
+  requeue_after_failure(p, event_in_flight, report);
   // nomination=sync: AddNominatedPod writes the claim in memory before the cycle ends, so
   // the very next cycle counts it. Off with --nomination=async: the nominator learns it only
   // when the status patch is observed.
-  if (m.nomination == Timing::kSync) set_nominated(p, d.node, report);
+  // A pod the informer no longer has (deleted while its split cycle was in flight) is refused
+  // by the nominator (pkg/scheduler/backend/queue/nominator.go@251a9c727573ae9c91f8ee6a6674259e7e41db53
+  // L92-95); under cycle=atomic the popped pod always exists in the informer.
+  if (m.nomination == Timing::kSync && lister_[p].exists) set_nominated(p, d.node, report);
   // A pod deleted while the scheduler still saw it (its binding was in flight when it was
   // evicted) is nominated nowhere: the status patch finds no pod.
   patch_nominated(p, d.node, report);

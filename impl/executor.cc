@@ -34,6 +34,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kDelete:
     case ActionKind::kRestart:
     case ActionKind::kCreateNode:
+    case ActionKind::kCycleEnd:
       return false;
   }
   return false;

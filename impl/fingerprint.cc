@@ -49,6 +49,15 @@ std::uint64_t World::fingerprint() const {
     d.word(std::uint64_t{1} << 63 | std::uint64_t{uncreated_nodes_} |
            std::uint64_t{deletions_left_} << 8 | std::uint64_t{restarts_left_} << 16);
   }
+  // Only a split cycle in flight digests these words, so every state of an atomic cycle keeps
+  // its digest (kFingerprintScheme 1).
+  if (in_flight_ != kNoPod) {
+    const CycleDecision& c = in_flight_decision_;
+    d.word(std::uint64_t{1} << 62 | std::uint64_t{in_flight_} |
+           static_cast<std::uint64_t>(c.kind) << 8 | std::uint64_t{c.node} << 16 |
+           std::uint64_t{in_flight_event_} << 24);
+    d.word(std::uint64_t{c.victims} | std::uint64_t{c.to_evict} << 32);
+  }
   return d.value();
 }
 

@@ -47,6 +47,9 @@ const std::vector<Switch>& switches() {
       {"deletion", {"async", "sync"},
        [](const Mechanisms& m) { return m.deletion == Timing::kAsync ? 0 : 1; },
        [](Mechanisms& m, int i) { m.deletion = i == 0 ? Timing::kAsync : Timing::kSync; }},
+      {"cycle", {"atomic", "split"},
+       [](const Mechanisms& m) { return static_cast<int>(m.cycle); },
+       [](Mechanisms& m, int i) { m.cycle = static_cast<Cycle>(i); }},
   };
   return kSwitches;
 }
@@ -106,6 +109,10 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name) {
   return std::string(s->values[static_cast<size_t>(s->get(m))]);
 }
 
+bool mechanism_printed(const Mechanisms& m, std::string_view name) {
+  return name != "cycle" || m.cycle != Cycle::kAtomic;
+}
+
 const std::vector<std::string_view>& profile_names() {
   static const std::vector<std::string_view> kNames = {"reference", "kubernetes",
                                                        "kubernetes-1.32", "sync"};
@@ -142,6 +149,7 @@ std::optional<Mechanisms> profile(std::string_view name) {
 std::string describe(const Mechanisms& m) {
   std::string out;
   for (const Switch& s : switches()) {
+    if (!mechanism_printed(m, s.name)) continue;
     if (!out.empty()) out += ' ';
     out += fmt::format("{}={}", s.name, s.values[static_cast<size_t>(s.get(m))]);
   }

@@ -27,6 +27,13 @@ enum class Gate {
 /// Whether a step happens inside the scheduling cycle or later.
 enum class Timing { kSync, kAsync };
 
+/// Whether a scheduling cycle is one step, or two with informer deliveries in between.
+enum class Cycle {
+  kAtomic,  ///< one `schedule` step: no event can arrive while the pod is in flight
+  kSplit,   ///< `schedule` pops the pod and decides on its snapshot, `cycle-end` applies the
+            ///< decision; events delivered in between are recorded for the in-flight pod
+};
+
 /// The full set of switches. Defaults are the `reference` profile.
 struct Mechanisms {
   Inflight inflight = Inflight::kOn;
@@ -42,6 +49,8 @@ struct Mechanisms {
   Timing clear_lower = Timing::kSync;
   bool assume = true;
   Timing deletion = Timing::kAsync;
+  /// Not set by any profile: every profile keeps the atomic cycle unless asked.
+  Cycle cycle = Cycle::kAtomic;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -58,6 +67,11 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 
 /// The value of mechanism `name` as it is spelled on the command line.
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
+
+/// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
+/// `mechanisms:`): every switch always, except `cycle`, written only when not `atomic`, so
+/// that every file and digest written before it existed keeps its text.
+bool mechanism_printed(const Mechanisms& m, std::string_view name);
 
 /// The names of every profile, `reference` first.
 const std::vector<std::string_view>& profile_names();

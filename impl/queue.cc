@@ -47,9 +47,32 @@ void World::add_to_queue(PodId p, StepReport& report) {
   report.moved |= pod_bit(p);
 }
 
-void World::requeue_after_failure(PodId p, StepReport& report) {
-  // AddUnschedulableIfNotPresent: no event arrived while the (atomic) cycle ran, so the pod
-  // goes to the unschedulable pool — gated if PreEnqueue says its preemption is running.
+void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& report) {
+  // handleSchedulingFailure does not requeue a pod the informer no longer has ("Pod doesn't
+  // exist in informer cache"; pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610,
+  // line not counted). Only a split cycle can end for such a pod.
+  if (!lister_[p].exists) return;
+  if (event_in_flight) {
+    // cycle=split: AddUnschedulableIfNotPresent asks determineSchedulingHintForInFlightPod
+    // (pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610
+    // L911, L783-821) whether an event received while the pod was in flight may make it
+    // schedulable; it did, so requeuePodWithQueueingStrategy (L914, L1193-1214) sends the pod
+    // to activeQ through moveToActiveQ, which runs PreEnqueue (L643-645). A pod whose
+    // preemption this very cycle started is gated there and lands in unschedulablePods
+    // (L661, L1212): the event is used up (#141694).
+    if (is_running_preemption(p)) {
+      pool_ |= pod_bit(p);
+      gated_ |= pod_bit(p);
+      report.gated = true;
+      report.consumed |= pod_bit(p);
+    } else {
+      add_to_queue(p, report);
+    }
+    report.requeued_in_flight = true;
+    return;
+  }
+  // AddUnschedulableIfNotPresent: no event arrived while the cycle ran, so the pod goes to
+  // the unschedulable pool — gated if PreEnqueue says its preemption is running.
   pool_ |= pod_bit(p);
   if (is_running_preemption(p)) {
     gated_ |= pod_bit(p);
@@ -62,6 +85,7 @@ void World::requeue_after_failure(PodId p, StepReport& report) {
 void World::move_all_on_delete(StepReport& report) {
   // An assigned pod was deleted: NodeResourcesFit's hint queues every pod it rejected.
   move_unschedulable(pool_, report);
+  record_in_flight_event(true, report);
 }
 
 void World::move_unschedulable(PodSet pods, StepReport& report) {
@@ -89,6 +113,9 @@ void World::move_lower_or_equal(PodId p, StepReport& report) {
     if (c.priority(q) <= c.priority(p)) pods |= pod_bit(q);
   }
   move_unschedulable(pods, report);
+  // The pre-check filters only the unschedulable pods; the event is recorded for an
+  // in-flight pod whatever its priority (scheduling_queue.go@003b4460 L1171-1174, L1250-1251).
+  record_in_flight_event(true, report);
 }
 
 void World::wake_on_release(PodId except, StepReport& report) {
@@ -103,19 +130,28 @@ void World::wake_on_release(PodId except, StepReport& report) {
   PodSet pods = pool_;
   if (except != kNoPod) pods &= ~pod_bit(except);
   move_unschedulable(pods, report);
+  if (in_flight_ != except) record_in_flight_event(true, report);
 }
 
 void World::activate(PodId p, StepReport& report) {
   if (has_pod(pool_, p)) add_to_queue(p, report);
+  // Activate of an in-flight pod registers EventForceActivate for it
+  // (scheduling_queue.go@003b4460 L733-738), a wildcard event that requeues it.
+  if (p == in_flight_) record_in_flight_event(true, report);
 }
 
 void World::flush(StepReport& report) {
   // flushUnschedulablePodsLeftover: every pod leaves the pool through PreEnqueue; a pod
   // still running preemption stays gated (#139162).
+  // movePodsToActiveOrBackoffQueue records its wildcard UnschedulableTimeout event for an
+  // in-flight pod too (scheduling_queue.go@003b4460 L1250-1251); the flush runs only with a
+  // non-empty pool.
+  const bool any = pool_ != 0;
   for (PodId p : pods_in(pool_)) {
     if (is_running_preemption(p)) continue;
     add_to_queue(p, report);
   }
+  record_in_flight_event(any, report);
 }
 
 void World::move_on_node_add(NodeId n, StepReport& report) {
@@ -130,6 +166,21 @@ void World::move_on_node_add(NodeId n, StepReport& report) {
   for (PodId p : pods_in(pool_ & ~gated_)) {
     if (c.request(p).fits_in(c.capacity(n))) add_to_queue(p, report);
   }
+  // The same hint decides for an in-flight pod (L1250-1251), which is not gated.
+  record_in_flight_event(in_flight_ != kNoPod && c.request(in_flight_).fits_in(c.capacity(n)),
+                         report);
+}
+
+void World::record_in_flight_event(bool queue, StepReport& report) {
+  // cycle=split: addEventIfAnyInFlight (pkg/scheduler/backend/queue/active_queue.go@
+  // 00fdf757a8e89fb0c7ccad10419ef33a1fa1b1ab L485-499) appends the event while any pod is in
+  // flight; the model keeps only its verdict for that pod — whether the rejecting plugin's
+  // queueing hint (NodeResourcesFit) would requeue it — since that is all
+  // determineSchedulingHintForInFlightPod asks of the list. Under cycle=atomic nothing is ever
+  // in flight here.
+  if (in_flight_ == kNoPod || !queue) return;
+  in_flight_event_ = true;
+  report.recorded_for = in_flight_;
 }
 
 }  // namespace preemptcheck

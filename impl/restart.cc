@@ -29,6 +29,10 @@ void World::restart(StepReport& report) {
   last_victim_.assign(n, kNoPod);
   inflight_by_.assign(n, 0);
   waiting_ = 0;
+  // A cycle in flight dies with the process (cycle=split); its pod is relisted below.
+  in_flight_ = kNoPod;
+  in_flight_decision_ = CycleDecision{};
+  in_flight_event_ = false;
   // The lost jobs' victims whose deletion had not started are given up.
   for (const Job& job : jobs_) {
     for (PodId v : pods_in(job.pending | (job.last == kNoPod ? 0 : pod_bit(job.last)))) {

@@ -37,7 +37,36 @@ std::string moves(const Cluster& c, const StepReport& step) {
   if (step.consumed != 0) {
     out += fmt::format("; {} stays gated and the event is used up", pod_names(c, step.consumed));
   }
+  if (step.recorded_for != kNoPod) {
+    out += fmt::format("; recorded as an in-flight event for {}", c.pod_name(step.recorded_for));
+  }
   return out;
+}
+
+// cycle=split: what the cycle that just started decided on the view it started with.
+std::string describe_cycle_start(const Cluster& c, const StepReport& step) {
+  const std::string& p = c.pod_name(step.pod);
+  const CycleDecision& d = step.decision;
+  std::string decided;
+  switch (d.kind) {
+    case CycleDecision::Kind::kBind:
+      decided = fmt::format("fits on {}", c.node_name(d.node));
+      break;
+    case CycleDecision::Kind::kIneligible:
+      decided = "does not fit and is not eligible to preempt";
+      break;
+    case CycleDecision::Kind::kNoCandidate:
+      decided = "does not fit and no preemption makes room";
+      break;
+    case CycleDecision::Kind::kPreempt:
+      decided = d.to_evict != 0 ? fmt::format("would preempt {} on {}", pod_names(c, d.to_evict),
+                                              c.node_name(d.node))
+                                : fmt::format("would preempt on {}, its victims already terminating",
+                                              c.node_name(d.node));
+      break;
+  }
+  return fmt::format("{}'s cycle starts ({} is in flight); on the view it starts with, {} {}", p,
+                     p, p, decided);
 }
 
 std::string describe_cycle(const World& before, const StepReport& step, const World& after) {
@@ -172,7 +201,19 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
   const Action& a = step.action;
   switch (a.kind) {
     case ActionKind::kSchedule:
+      if (!step.cycle) return describe_cycle_start(c, step);
       return describe_cycle(before, step, after);
+    case ActionKind::kCycleEnd: {
+      std::string out = fmt::format("{}'s cycle ends: {}", c.pod_name(a.pod),
+                                    describe_cycle(before, step, after));
+      if (step.requeued_in_flight) {
+        out += step.consumed != 0
+                   ? "; an event received while it was in flight requeues it, PreEnqueue gates "
+                     "it and the event is used up"
+                   : "; an event received while it was in flight moves it to activeQ";
+      }
+      return out;
+    }
     case ActionKind::kBind:
       if (step.binding_lost) {
         return fmt::format("{} was deleted meanwhile; the binding fails and the cache forgets "

@@ -55,7 +55,11 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
 
 void World::enabled_actions(std::vector<Action>& out) const {
   const size_t n = api_.size();
-  if (!active_.empty()) out.push_back({ActionKind::kSchedule, active_.front(), kNoPod});
+  // One scheduling thread: with cycle=split a new cycle starts only after the previous one
+  // ended.
+  if (!active_.empty() && in_flight_ == kNoPod) {
+    out.push_back({ActionKind::kSchedule, active_.front(), kNoPod});
+  }
   for (PodId p = 0; p < n; ++p) {
     if (binding_[p] == kNoNode) continue;
     out.push_back({ActionKind::kBind, p, kNoPod});
@@ -109,6 +113,10 @@ void World::enabled_actions(std::vector<Action>& out) const {
     }
   }
   if (restarts_left_ > 0) out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
+  // cycle=split: the end of the cycle in flight comes after every step that could happen
+  // while it runs, so that among schedules of equal length the breadth-first search reports
+  // first the one in which the other components act while a pod is in flight.
+  if (in_flight_ != kNoPod) out.push_back({ActionKind::kCycleEnd, in_flight_, kNoPod});
   // The flush moves pods that waited five minutes. The model has no clock; it assumes only
   // that the informer delivers faster than that, so the flush waits for an empty event
   // queue. Executor jobs and bindings may still be in flight (API calls can be throttled
@@ -137,6 +145,10 @@ std::string World::why_not_enabled(const Action& a) const {
   };
   switch (a.kind) {
     case ActionKind::kSchedule: {
+      if (in_flight_ != kNoPod) {
+        return fmt::format("the cycle of {} has not ended (cycle-end {} first)",
+                           c.pod_name(in_flight_), c.pod_name(in_flight_));
+      }
       std::string s = active_.empty()
                           ? std::string("activeQ is empty")
                           : fmt::format("the head of activeQ is {}", c.pod_name(active_.front()));
@@ -173,6 +185,13 @@ std::string World::why_not_enabled(const Action& a) const {
       return fmt::format("{} does not exist or is already terminating", p);
     case ActionKind::kRestart:
       return "no restart is left in the fault budget";
+    case ActionKind::kCycleEnd:
+      if (mechanisms().cycle == Cycle::kAtomic) {
+        return "the scheduling cycle is atomic (cycle-end exists only with --cycle=split)";
+      }
+      return in_flight_ == kNoPod
+                 ? std::string("no scheduling cycle is in flight")
+                 : fmt::format("the cycle in flight is {}'s", c.pod_name(in_flight_));
     case ActionKind::kCreateNode:
       return fmt::format("{} was created already, or does not arrive later",
                          a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
@@ -186,7 +205,18 @@ StepReport World::apply(const Action& a) {
   switch (a.kind) {
     case ActionKind::kSchedule:
       assert(!active_.empty() && active_.front() == a.pod && "schedule takes the head of activeQ");
-      run_cycle(a.pod, report);  // cycle.cc
+      if (mechanisms().cycle == Cycle::kSplit) {
+        start_cycle(a.pod, report);  // cycle.cc
+      } else {
+        run_cycle(a.pod, report);  // cycle.cc
+      }
+      break;
+    case ActionKind::kCycleEnd:
+      assert(in_flight_ == a.pod && "cycle-end ends the cycle in flight");
+    {
+      const CycleDecision d = in_flight_decision_;  // end_cycle resets the in-flight state
+      end_cycle(a.pod, d, report);                  // cycle.cc
+    }
       break;
     case ActionKind::kBind:
       land_binding(a.pod, report);  // api_server.cc

@@ -34,7 +34,7 @@ bool World::is_running(size_t job) const {
 
 bool World::is_quiescent() const {
   if (!active_.empty() || !events_.empty() || !jobs_.empty() || uncreated_ != 0 ||
-      uncreated_nodes_ != 0) {
+      uncreated_nodes_ != 0 || in_flight_ != kNoPod) {
     return false;
   }
   for (PodId p = 0; p < api_.size(); ++p) {

@@ -74,6 +74,8 @@ struct CycleDecision {
   NodeId node = kNoNode;
   PodSet victims = 0;     ///< every victim of the chosen candidate
   PodSet to_evict = 0;    ///< victims without a deletionTimestamp in the informer
+
+  friend bool operator==(const CycleDecision&, const CycleDecision&) = default;
 };
 
 /// What a step did, for property monitors and for the one-line comments of a trace. It is
@@ -93,6 +95,11 @@ struct StepReport {
   PodSet deleted = 0;          ///< pods this step deleted from the API server
   PodSet abandoned = 0;        ///< victims a failed eviction or a restart gave up (not evicted)
   WatchEvent event;            ///< the event an `observe` delivered
+  /// cycle=split: the in-flight pod for which this step recorded an event that may make it
+  /// schedulable (kNoPod when none was recorded).
+  PodId recorded_for = kNoPod;
+  /// cycle=split, at `cycle-end`: an event recorded while the pod was in flight requeued it.
+  bool requeued_in_flight = false;
 };
 
 /// The version of World::fingerprint()'s digest: raised whenever the same state would digest
@@ -164,6 +171,13 @@ class World {
   /// The same, for every preemptor but `except`.
   PodSet inflight_victims_except(PodId except) const;
   const JobList& jobs() const { return jobs_; }
+  /// cycle=split: the pod whose scheduling cycle has started and not ended, or kNoPod.
+  PodId in_flight() const { return in_flight_; }
+  /// cycle=split: what the in-flight pod's cycle decided on the view it started with.
+  const CycleDecision& in_flight_decision() const { return in_flight_decision_; }
+  /// cycle=split: whether an event that may make the in-flight pod schedulable arrived
+  /// while it was in flight.
+  bool in_flight_event() const { return in_flight_event_; }
   /// Whether job index i holds a worker.
   bool is_running(size_t job) const;
 
@@ -204,7 +218,9 @@ class World {
   void create_node(NodeId n, StepReport& report);
   // queue.cc
   void add_to_queue(PodId p, StepReport& report);
-  void requeue_after_failure(PodId p, StepReport& report);
+  /// handleSchedulingFailure's AddUnschedulableIfNotPresent; `event_in_flight`: an event
+  /// recorded while p was in flight may make it schedulable (cycle=split).
+  void requeue_after_failure(PodId p, bool event_in_flight, StepReport& report);
   void move_all_on_delete(StepReport& report);
   /// Moves the unschedulable pods in `pods` through PreEnqueue (gated ones stay gated).
   void move_unschedulable(PodSet pods, StepReport& report);
@@ -218,6 +234,9 @@ class World {
   void flush(StepReport& report);
   /// addNodeToCache's move for a Node/Add event of node n.
   void move_on_node_add(NodeId n, StepReport& report);
+  /// cycle=split: an event that may make the in-flight pod schedulable (`queue`) was
+  /// delivered; the queue keeps it for that pod's cycle end.
+  void record_in_flight_event(bool queue, StepReport& report);
   // nominator.cc
   /// The nominator's in-memory entry for p; dropping or moving a nomination releases its
   /// space.
@@ -236,6 +255,11 @@ class World {
   void merge_duplicate_jobs();
   // cycle.cc
   void run_cycle(PodId p, StepReport& report);
+  /// cycle=split: pops p and decides on the current view; p is in flight until end_cycle.
+  void start_cycle(PodId p, StepReport& report);
+  /// Applies decision d of p's cycle (the second half of run_cycle; cycle=split's
+  /// `cycle-end`).
+  void end_cycle(PodId p, const CycleDecision& d, StepReport& report);
   /// handleBindingCycleError, for a bind call that failed.
   void fail_binding(PodId p, StepReport& report);
   // informer.cc
@@ -266,6 +290,9 @@ class World {
   PodArray<PodSet> inflight_by_;
   PodSet waiting_ = 0;
   JobList jobs_;
+  PodId in_flight_ = kNoPod;
+  CycleDecision in_flight_decision_;
+  bool in_flight_event_ = false;
 
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;

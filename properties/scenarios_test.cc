@@ -104,6 +104,8 @@ const std::vector<Pin>& reference_pins() {
       {"g4-higher-takeover", 1425, 3718, 26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      {"in-flight-deletion", 132, 309, 14,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"nomination-released", 1035, 2831, 26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
@@ -210,6 +212,10 @@ const std::vector<Race>& races() {
       {"g1-basic", {"--profile", "kubernetes", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 16},
       // A stale informer update drops p-c's newer in-memory nomination; p-b takes its space.
       {"three-preemptors", {"--stale-nomination=apply", "--property", "no-double-claim"}, "no-double-claim", 19},
+      // #141694 along its reported path (cycle=split): victim-2's deletion arrives while the
+      // redundant second cycle is in flight; at its end the recorded event requeues the
+      // preemptor into PreEnqueue, which gates it, and the event is used up.
+      {"in-flight-deletion", {"--profile", "kubernetes", "--cycle=split", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 18},
       // PR #142294 on kube-scheduler as it is: the preemptor, activated before the informer
       // shows its victim terminating, deletes the same victim again (#134249's symptom).
       // Under `reference` the in-flight set makes it wait for its own victims.
@@ -283,6 +289,24 @@ TEST(Scenarios, ActivateOnFinishClosesTheStuckPreemptor) {
   auto r = check("g1-basic", {"--profile", "kubernetes", "--activate-on-finish=on", "--property",
                               "no-lost-wakeup"});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+}
+
+// The same fix closes #141694 when the deletion is consumed as an in-flight event.
+TEST(Scenarios, ActivateOnFinishClosesTheInFlightEventPath) {
+  auto r = check("in-flight-deletion", {"--profile", "kubernetes", "--cycle=split",
+                                        "--activate-on-finish=on", "--property", "no-lost-wakeup"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 763u);
+  EXPECT_EQ(r.stats.depth, 23u);
+}
+
+// The split cycle under `reference`: every property holds.
+TEST(Scenarios, SplitCycleHoldsUnderReference) {
+  auto r = check("in-flight-deletion", {"--cycle=split"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 194u);
+  EXPECT_EQ(r.stats.transitions, 468u);
+  EXPECT_EQ(r.stats.depth, 16u);
 }
 
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {

@@ -86,6 +86,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kBindFails:
       return fmt::format("binding {}", c.pod_name(a.pod));
     case ActionKind::kSchedule:
+    case ActionKind::kCycleEnd:
     case ActionKind::kObserve:
     case ActionKind::kTerminate:
     case ActionKind::kFlush:
@@ -103,6 +104,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
 Lane lane_of(ActionKind kind) {
   switch (kind) {
     case ActionKind::kSchedule:
+    case ActionKind::kCycleEnd:
       return Lane::kSchedulingThread;
     // kube-scheduler binds on a goroutine of its own while the next cycle starts:
     // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne,
