@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <optional>
@@ -392,20 +393,48 @@ class LevelExplorer {
       std::uint32_t worker;
       std::uint32_t index;
     };
-    std::vector<Entry> entries;
-    std::size_t total = 0;
-    for (const auto& worker : workers_) {
-      total += worker->found_fps.size();
-    }
-    entries.reserve(total);
-    for (std::uint32_t w = 0; w < workers_.size(); ++w) {
-      const auto& fps = workers_[w]->found_fps;
-      for (std::size_t i = 0; i < fps.size(); ++i) {
-        entries.push_back({table_->find_key(fps[i]), w, static_cast<std::uint32_t>(i)});
+    // Each worker's new states, keyed and sorted on a thread of their own, then merged.
+    // Keys are unique (one step reaches one state), so the order is the same for every
+    // thread count.
+    const auto by_key = [](const Entry& x, const Entry& y) { return x.key < y.key; };
+    std::vector<std::vector<Entry>> sorted(workers_.size());
+    {
+      const auto key_worker = [&](std::uint32_t w) {
+        const auto& fps = workers_[w]->found_fps;
+        std::vector<Entry>& list = sorted[w];
+        list.reserve(fps.size());
+        for (std::size_t i = 0; i < fps.size(); ++i) {
+          list.push_back({table_->find_key(fps[i]), w, static_cast<std::uint32_t>(i)});
+        }
+        std::sort(list.begin(), list.end(), by_key);
+      };
+      std::vector<std::jthread> pool;
+      std::exception_ptr error;
+      std::atomic<bool> failed{false};
+      for (std::uint32_t w = 1; w < workers_.size(); ++w) {
+        pool.emplace_back([&, w] {
+          try {
+            key_worker(w);
+          } catch (...) {
+            if (!failed.exchange(true)) error = std::current_exception();
+          }
+        });
+      }
+      key_worker(0);
+      pool.clear();  // joins
+      if (error) {
+        std::rethrow_exception(error);
       }
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& x, const Entry& y) { return x.key < y.key; });
+    std::vector<Entry> entries = std::move(sorted[0]);
+    for (std::size_t w = 1; w < sorted.size(); ++w) {
+      std::vector<Entry> merged;
+      merged.reserve(entries.size() + sorted[w].size());
+      std::merge(entries.begin(), entries.end(), sorted[w].begin(), sorted[w].end(),
+                 std::back_inserter(merged), by_key);
+      entries = std::move(merged);
+      sorted[w] = std::vector<Entry>();
+    }
 
     // The step that ends the search in this level, if any: every step below `bound` counts.
     std::uint64_t bound = kNoKey;

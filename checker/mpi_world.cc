@@ -132,4 +132,15 @@ int from_lead_rank(int value) {
   return value;
 }
 
+std::uint32_t max_over_ranks(std::uint32_t value) {
+#ifdef PREEMPTCHECK_HAVE_MPI
+  if (size() > 1) {
+    std::uint32_t out = 0;
+    MPI_Allreduce(&value, &out, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+  }
+#endif
+  return value;
+}
+
 }  // namespace preemptcheck::checker::mpi

@@ -2,6 +2,7 @@
 // starts and ends MPI; without the MPI build every process is rank 0 of a world of one.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,9 @@ std::vector<std::string> all_gather(const std::string& mine);
 /// nonblocking broadcast looked at every millisecond — because rank 0 may work alone for a
 /// long time before it calls this (a search shrinking its counterexample). Outside MPI: value.
 int from_lead_rank(int value);
+
+/// The largest of every rank's `value` (a collective: every rank must call it); `value`
+/// itself outside MPI.
+std::uint32_t max_over_ranks(std::uint32_t value);
 
 }  // namespace preemptcheck::checker::mpi

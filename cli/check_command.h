@@ -51,8 +51,23 @@ struct CheckOptions {
   checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   bool json = false;
-  std::string out_dir;  ///< when set, a violation is written there as a counterexample file
+  std::string out_dir;  ///< when set, each violated property's counterexample is written there
+  unsigned threads = 0;  ///< worker threads; 0: std::thread::hardware_concurrency()
+  /// --max-memory in bytes; unset: 80% of physical memory.
+  std::optional<std::uint64_t> max_memory;
+  bool quiet = false;          ///< no progress line on stderr
+  bool stop_at_first = false;  ///< stop at the first violation (one counterexample)
 };
+
+/// --threads 0 (the default) as the number of threads to run: the machine's cores.
+unsigned effective_threads(unsigned threads);
+
+/// The default memory bound: 80% of physical memory (0 when unknown).
+std::uint64_t default_max_memory();
+
+/// A memory size: digits with an optional suffix K, M, G, T (powers of 1000) or Ki, Mi, Gi,
+/// Ti (powers of 1024), as in 200M, 2G, 512Mi; nullopt when malformed or zero.
+std::optional<std::uint64_t> parse_memory_size(std::string_view text);
 
 /// Runs `preemptcheck check`; returns the exit code.
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);

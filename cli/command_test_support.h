@@ -103,12 +103,15 @@ class ScratchDir {
 /// Runs `check` with `--out dir.path()`; returns its exit code, its output in `out`.
 inline int check_to(const ScratchDir& dir, const std::string& scenario,
                     std::vector<std::pair<std::string, std::string>> switches,
-                    std::string& out, std::optional<std::string> profile = std::nullopt) {
+                    std::string& out, std::optional<std::string> profile = std::nullopt,
+                    bool stop_at_first = true) {
   CheckOptions o;
   o.scenario_path = scenario.empty() ? std::string() : source_path(scenario);
   o.mechanisms.profile = std::move(profile);
   o.mechanisms.switches = std::move(switches);
   o.out_dir = dir.path().string();
+  o.stop_at_first = stop_at_first;
+  o.quiet = true;
   std::ostringstream text;
   std::ostringstream err;
   const int rc = run_check(o, text, err);

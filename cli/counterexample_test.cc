@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "checker/explorer.h"
@@ -74,6 +75,23 @@ TEST(CheckOut, DefaultInflightOffIsShortestAndCommented) {
   // The victim is chosen twice: the first and the last step both preempt v1.
   EXPECT_NE(lines.front().find("preempts v1"), std::string::npos) << lines.front();
   EXPECT_NE(lines.back().find("preempts v1"), std::string::npos) << lines.back();
+}
+
+TEST(CheckOut, GoingOnWritesOneFilePerViolatedProperty) {
+  ScratchDir dir;
+  std::string out;
+  ASSERT_EQ(check_to(dir, "scenarios/g1-basic.yaml", {}, out, "kubernetes", false), kExitViolated)
+      << out;
+  std::vector<std::string> names;
+  for (const std::string& file : dir.yaml_files()) {
+    const Counterexample cx = load_counterexample_file(file);
+    names.push_back(cx.property);
+    EXPECT_EQ(std::filesystem::path(file).filename().string().substr(0, cx.property.size()),
+              cx.property);
+    EXPECT_NE(out.find("replay     preemptcheck replay " + file + "\n"), std::string::npos) << out;
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"no-double-victim", "no-lost-wakeup"})) << out;
 }
 
 TEST(CheckOut, FileNameSaysPropertyScenarioProfileAndSwitches) {

@@ -53,7 +53,14 @@ with tempfile.TemporaryDirectory() as scratch:
     doc = run(["check", "--json", "--inflight=off", "--out", scratch], 1)
     if doc and not any(p["verdict"] == "violated" for p in doc["properties"]):
         failures.append("check --inflight=off: no property is violated in the document")
+    doc = run(["check", "scenarios/g1-basic.yaml", "--profile", "kubernetes", "--json",
+               "--out", scratch], 1)
+    own = [p for p in (doc or {}).get("properties", []) if "counterexample" in p]
+    if doc and len(own) < 2:
+        failures.append("check g1-basic --profile kubernetes: fewer than two properties carry "
+                        "their own counterexample")
     run(["check", "--json", "--max-states", "10"], 3)
+    run(["check", "--json", "--max-memory", "1K"], 3)
     run(["check", bad, "--json"], 2)
     err = run(["check", "--json", "--max-states", "0x10"], 2)
     run(["replay", counterexample, "--json"], 1)

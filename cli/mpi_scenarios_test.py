@@ -3,7 +3,8 @@
 
 For each scenario: the --json documents must be equal apart from the timing and memory
 figures (seconds, states per second, peak memory), the exit status equal, and a
-counterexample file written under --out equal byte for byte.
+counterexample file written under --out equal byte for byte. Every run stops at the first
+violation (--stop-at-first), as the distributed search does.
 Usage: mpi_scenarios_test.py "MPIRUN ARGS" PREEMPTCHECK SCENARIO.yaml[::CHECK ARGS]...
 (CHECK ARGS: more words for `check`, separated by spaces).
 """
@@ -27,7 +28,8 @@ def stable(document):
 
 def run(launcher, binary, case, out_dir):
     scenario, _, extra = case.partition("::")
-    command = launcher + [binary, "check", scenario, *extra.split(), "--json", "--out", out_dir]
+    command = launcher + [binary, "check", scenario, *extra.split(), "--stop-at-first", "--quiet",
+                          "--json", "--out", out_dir]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     files = {}
     for name in sorted(os.listdir(out_dir)):

@@ -130,9 +130,29 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   property_option(app, o.checked, state);
   app.add_flag("--json", o.json, "Print one JSON document instead of the text");
   app.add_option("--out", o.out_dir,
-                 "Write the shortest counterexample to DIR as a YAML file, and print the line "
-                 "that replays it")
+                 "Write each violated property's shortest counterexample to DIR as a YAML file, "
+                 "and print the line that replays it")
       ->type_name("DIR");
+  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
+               "Worker threads (default: the machine's cores); every result is the same for "
+               "every N");
+  app.add_option_function<std::string>(
+         "--max-memory",
+         [&o](const std::string& v) {
+           const auto bytes = parse_memory_size(v);
+           if (!bytes) {
+             throw CLI::ValidationError(fmt::format(
+                 "--max-memory expects a size such as 200M, 2G or 512Mi, got '{}'", v));
+           }
+           o.max_memory = *bytes;
+         },
+         "Stop with exit 3 before the search holds more than SIZE (200M, 2G, 512Mi; default: "
+         "80% of physical memory)")
+      ->type_name("SIZE");
+  app.add_flag("--quiet", o.quiet, "No progress line on stderr");
+  app.add_flag("--stop-at-first", o.stop_at_first,
+               "Stop at the first violation instead of finding every property's own shortest "
+               "counterexample");
 }
 
 void replay_options(CLI::App& app, ReplayOptions& o) {
@@ -189,6 +209,9 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
   mechanism_options(app, o.mechanisms);
   property_option(app, o.checked, state);
   app.add_option("--out", o.out_dir, "Write a counterexample to DIR")->type_name("DIR");
+  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
+               "Worker threads of each cluster's search (default: the machine's cores); the "
+               "result is the same for every N");
   app.add_flag("--differential",
                o.differential,
                "Fail a cluster only when the profile alone, without the switches, holds on it");

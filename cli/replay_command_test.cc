@@ -132,7 +132,8 @@ TEST(Replay, AStepEditedToAnotherEnabledActionDiverges) {
   const Counterexample cx = load_counterexample_file(path);
   // Step 3 (1-based): find another action enabled where it runs, leading elsewhere.
   const std::size_t k = 3;
-  World w(std::make_shared<const Cluster>(cx.scenario));
+  const Cluster cluster(cx.scenario);
+  World w(cluster);
   for (std::size_t i = 0; i + 1 < k; ++i) w.apply(cx.steps[i].action);
   std::vector<Action> enabled;
   w.enabled_actions(enabled);

@@ -13,6 +13,7 @@
 
 #include "checker/explore_failure.h"
 #include "checker/mpi_world.h"
+#include "cli/check_command.h"
 #include "cli/json.h"
 #include "files/scenario_yaml.h"
 #include "properties/schedule.h"
@@ -333,6 +334,7 @@ std::optional<SearchOptions> to_search_options(const SearchCommandOptions& o, st
   s.mechanisms = base.mechanisms;
   s.checked = o.checked;
   s.max_states = o.max_states;
+  s.threads = effective_threads(o.threads);
   if (o.differential) {
     Scenario alone;
     MechanismChoice choice;

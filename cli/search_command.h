@@ -27,6 +27,7 @@ struct SearchCommandOptions {
   MechanismChoice mechanisms;
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   std::uint64_t max_states = kDefaultClusterMaxStates;  ///< per cluster
+  unsigned threads = 0;  ///< each cluster's search threads; 0: the machine's cores
   std::string out_dir;  ///< when set, a violation is written there as a counterexample file
   /// A cluster fails only when the profile alone (without the switches) holds on it.
   bool differential = false;

@@ -16,7 +16,7 @@
 
 namespace preemptcheck {
 
-World::World(std::shared_ptr<const Cluster> cluster) : cluster_(std::move(cluster)) {
+World::World(const Cluster& cluster) : cluster_(&cluster) {
   const Cluster& c = *cluster_;
   const size_t n = static_cast<size_t>(c.pod_count());
   api_.assign(n, PodObj{});

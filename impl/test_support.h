@@ -2,6 +2,7 @@
 // sizes of kube-scheduler's default_preemption_test.go.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -57,7 +58,13 @@ inline Scenario scenario(std::vector<NodeSpec> nodes, std::vector<PodSpec> pods,
   return s;
 }
 
-inline World world_of(Scenario s) { return World(std::make_shared<const Cluster>(std::move(s))); }
+/// A World of `s`; its Cluster is kept alive until the test program ends (a World points at
+/// its Cluster).
+inline World world_of(Scenario s) {
+  static std::deque<std::unique_ptr<const Cluster>> clusters;
+  clusters.push_back(std::make_unique<const Cluster>(std::move(s)));
+  return World(*clusters.back());
+}
 
 inline PodId id(const World& w, std::string_view name) { return w.cluster().find_pod(name).value(); }
 inline PodSet bit_of(const World& w, std::string_view name) { return pod_bit(id(w, name)); }

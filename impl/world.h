@@ -8,11 +8,12 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "impl/action.h"
+#include "impl/bounded_vec.h"
 #include "impl/cluster.h"
 #include "impl/pod_array.h"
 
@@ -105,15 +106,28 @@ struct StepReport {
 /// differently, so that a counterexample file's fingerprints are read against the right one.
 inline constexpr int kFingerprintScheme = 1;
 
+/// Bounds of the World's queues, from the pod limit: a pod is in activeQ at most once and
+/// has at most one executor job at a time (a duplicate is merged in the step that makes
+/// it, so two per pod bounds the moment between); the watch events pending are bounded by
+/// the writes the informer has not yet delivered, two per pod in every scenario explored
+/// so far, with room to spare. Past a bound a step throws std::length_error.
+inline constexpr std::size_t kMaxActive = kMaxPods;
+inline constexpr std::size_t kMaxJobs = 2 * kMaxPods;
+inline constexpr std::size_t kMaxEvents = 4 * kMaxPods;
+using EventQueue = BoundedVec<WatchEvent, kMaxEvents>;
+using ActiveQueue = BoundedVec<PodId, kMaxActive>;
+using JobList = BoundedVec<Job, kMaxJobs>;
+
 /// The cluster and the scheduler.
 class World {
  public:
   /// The initial world of a scenario: running pods bound and started in list order, pending
-  /// pods in activeQ, the informer in sync.
-  explicit World(std::shared_ptr<const Cluster> cluster);
+  /// pods in activeQ, the informer in sync. The World keeps a pointer to `cluster`, which
+  /// must outlive it and every copy (a World is copied as flat bytes).
+  explicit World(const Cluster& cluster);
+  explicit World(Cluster&&) = delete;
 
   const Cluster& cluster() const { return *cluster_; }
-  const std::shared_ptr<const Cluster>& shared_cluster() const { return cluster_; }
   const Mechanisms& mechanisms() const { return cluster_->mechanisms(); }
 
   /// Appends every enabled action, in the deterministic exploration order.
@@ -135,7 +149,7 @@ class World {
   const PodObj& api(PodId p) const { return api_[p]; }
   /// The node a binding call in flight will bind p to.
   NodeId binding(PodId p) const { return binding_[p]; }
-  const std::vector<WatchEvent>& events() const { return events_; }
+  const EventQueue& events() const { return events_; }
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
 
@@ -143,7 +157,7 @@ class World {
   const PodObj& lister(PodId p) const { return lister_[p]; }
   NodeId assumed(PodId p) const { return assumed_[p]; }
   NodeId nominated(PodId p) const { return nominated_[p]; }
-  const std::vector<PodId>& active_queue() const { return active_; }
+  const ActiveQueue& active_queue() const { return active_; }
   PodSet unschedulable_pool() const { return pool_; }
   PodSet gated() const { return gated_; }
   PodSet preempting() const { return preempting_; }
@@ -156,7 +170,7 @@ class World {
   PodSet waiting_for_own_victims() const { return waiting_; }
   /// The same, for every preemptor but `except`.
   PodSet inflight_victims_except(PodId except) const;
-  const std::vector<Job>& jobs() const { return jobs_; }
+  const JobList& jobs() const { return jobs_; }
   /// cycle=split: the pod whose scheduling cycle has started and not ended, or kNoPod.
   PodId in_flight() const { return in_flight_; }
   /// cycle=split: what the in-flight pod's cycle decided on the view it started with.
@@ -256,11 +270,11 @@ class World {
   /// The scheduler process restarts: everything it held in memory is lost, and it relists.
   void restart(StepReport& report);
 
-  std::shared_ptr<const Cluster> cluster_;
+  const Cluster* cluster_;
 
   PodArray<PodObj> api_;
   PodArray<NodeId> binding_;
-  std::vector<WatchEvent> events_;
+  EventQueue events_;
   std::uint8_t next_start_ = 0;
   PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
   std::uint8_t uncreated_nodes_ = 0;  ///< nodes declared `arrives: later` not created yet
@@ -268,14 +282,14 @@ class World {
   PodArray<PodObj> lister_;
   PodArray<NodeId> assumed_;
   PodArray<NodeId> nominated_;
-  std::vector<PodId> active_;
+  ActiveQueue active_;
   PodSet pool_ = 0;
   PodSet gated_ = 0;
   PodSet preempting_ = 0;
   PodArray<PodId> last_victim_;
   PodArray<PodSet> inflight_by_;
   PodSet waiting_ = 0;
-  std::vector<Job> jobs_;
+  JobList jobs_;
   PodId in_flight_ = kNoPod;
   CycleDecision in_flight_decision_;
   bool in_flight_event_ = false;
@@ -285,5 +299,7 @@ class World {
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
 };
+
+static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");
 
 }  // namespace preemptcheck

@@ -38,7 +38,8 @@ void expect_valid(const ClusterBounds& bounds, std::uint64_t seed) {
     const std::string yaml = scenario_to_yaml(s);
     RC_ASSERT(scenario_to_yaml(load_scenario_text(yaml, "generated.yaml")) == yaml);
     spec::Findings v;
-    spec::check_state(World(std::make_shared<const Cluster>(s)), v);
+    const Cluster cluster(s);
+    spec::check_state(World(cluster), v);
     RC_ASSERT(v.holds());
   });
   EXPECT_EQ(outcome.kind, RapidCheckOutcome::Kind::kSuccess) << outcome.message;

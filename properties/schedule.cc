@@ -58,7 +58,7 @@ std::optional<std::size_t> Schedule::first_violation() const {
 Schedule replay_schedule(const Scenario& scenario, const std::vector<Action>& actions,
                          const CheckedProperties& checked, StopAt stop) {
   auto cluster = std::make_shared<const Cluster>(scenario);
-  Schedule s{cluster, checked, World(cluster), spec::Ledger(*cluster), {}, {}, {}, std::nullopt};
+  Schedule s{cluster, checked, World(*cluster), spec::Ledger(*cluster), {}, {}, {}, std::nullopt};
   spec::check_state(s.initial, s.initial_findings);
   s.initial_violated = checked_violations(s.initial_findings, checked);
   if (stop == StopAt::kFirstViolation && !s.initial_violated.empty()) return s;

@@ -43,7 +43,7 @@ TEST(Schedule, AgreesWithTheExplorerOnItsShortestViolation) {
   EXPECT_EQ(last.front().name, v.name);
   EXPECT_EQ(last.front().message, v.message);
   // Each step's fingerprint is the World's after applying the same actions.
-  World w(schedule.cluster);
+  World w(*schedule.cluster);
   for (std::size_t i = 0; i < v.path.size(); ++i) {
     w.apply(v.path[i]);
     EXPECT_EQ(schedule.steps[i].fingerprint, w.fingerprint()) << "step " << i + 1;
@@ -71,7 +71,8 @@ TEST(Schedule, StopsAtTheFirstViolationWhenAsked) {
   auto path = shortest(s).path;
   const std::size_t n = path.size();
   std::vector<Action> longer = path;
-  World w(std::make_shared<const Cluster>(s));
+  const Cluster cluster(s);
+  World w(cluster);
   for (const Action& a : path) w.apply(a);
   std::vector<Action> more;
   w.enabled_actions(more);

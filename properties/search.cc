@@ -363,7 +363,10 @@ class Search {
     if (it != cache_.end() && !(fully && it->second.partial)) return it->second;
     if (walked_ && !r_.found) ++r_.explored_again;
     WorldModel model(std::make_shared<const Cluster>(scenario), o_.checked);
-    Explored e{checker::explore(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt})};
+    checker::ExploreOptions<Action> explore_options;
+    explore_options.threads = o_.threads;
+    Explored e{checker::explore(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt},
+                                explore_options)};
     e.result.violating_states.clear();
     e.result.level_starts.clear();
     e.result.properties.clear();

@@ -44,6 +44,9 @@ struct SearchOptions {
   Mechanisms mechanisms;  ///< the profile with the switches applied
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   std::uint64_t max_states = kDefaultClusterMaxStates;  ///< per cluster
+  /// Worker threads of each cluster's breadth-first search; results are the same for every
+  /// count.
+  unsigned threads = 1;
   /// RapidCheck gives up once more than runs × max_discard_ratio clusters were cut.
   int max_discard_ratio = 10;
   /// Differential search: when set, a cluster fails only if it violates a checked property

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <ostream>
 
@@ -101,7 +102,7 @@ rc::Gen<std::shared_ptr<const Command>> gen_step(const World& w) {
     return rc::gen::just(std::shared_ptr<const Command>(
         std::make_shared<const Step>(std::nullopt, "(nothing is enabled)")));
   }
-  const auto cluster = w.shared_cluster();
+  const Cluster* cluster = &w.cluster();
   const int n = static_cast<int>(enabled.size());
   return rc::gen::map(rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)),
                       [enabled = std::move(enabled), cluster](int i) {
@@ -130,7 +131,10 @@ class Stateful {
     const RapidCheckOutcome outcome = run_rapidcheck(
         [&] {
           const Scenario scenario = *gen;
-          const World initial(std::make_shared<const Cluster>(scenario));
+          // RapidCheck shrinks after this call returns, on Worlds that point at the cluster:
+          // it lives as long as the search.
+          clusters_.push_back(std::make_unique<const Cluster>(scenario));
+          const World initial(*clusters_.back());
           if (auto b = broken_schedule(
                   scenario, replay_schedule(scenario, {}, o_.checked, StopAt::kFirstViolation))) {
             recorder_.fail(std::move(*b));
@@ -189,6 +193,7 @@ class Stateful {
   const Clock::time_point start_;
   StatefulResult r_;
   Recorder recorder_;
+  std::deque<std::unique_ptr<const Cluster>> clusters_;  ///< every generated cluster, for shrinking
 };
 
 }  // namespace

@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <bitset>
+#include <cstddef>
 #include <memory>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "checker/model.h"
@@ -25,6 +28,8 @@ struct WorldState {
   friend bool operator==(const WorldState&, const WorldState&) = default;
 };
 
+static_assert(std::is_trivially_copyable_v<WorldState>, "a state is copied as flat bytes");
+
 class WorldModel {
  public:
   using State = WorldState;
@@ -35,7 +40,7 @@ class WorldModel {
   /// Checks only the safety properties in `checked` (witnesses are always tracked).
   WorldModel(std::shared_ptr<const Cluster> cluster, std::bitset<spec::kPropertyCount> checked);
 
-  WorldState initial_state() const { return {World(cluster_), spec::Ledger(*cluster_)}; }
+  WorldState initial_state() const { return {World(*cluster_), spec::Ledger(*cluster_)}; }
   void enabled_actions(const WorldState& s, std::vector<Action>& out) const {
     s.world.enabled_actions(out);
   }
@@ -46,6 +51,15 @@ class WorldModel {
     return s.ledger.fingerprint(s.world.fingerprint());
   }
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
+
+  /// The packed encoding the explorer's frontier stores: the state's bytes XORed with the
+  /// initial state's, as runs of zero bytes and literal bytes — (zero count, literal count,
+  /// literals) triples, counts of one byte each. Most of a World is its initial value (unused
+  /// pod slots, empty queue slots, untouched pods), so a state packs to a few dozen bytes
+  /// instead of sizeof(WorldState).
+  void pack(const WorldState& s, std::vector<std::byte>& out) const;
+  /// The state whose encoding is exactly `in` (an output of pack()).
+  WorldState unpack(std::span<const std::byte> in) const;
 
   const Cluster& cluster() const { return *cluster_; }
   /// The most any preemption cycle explored so far blocks kube-scheduler's scheduling thread,
@@ -59,6 +73,7 @@ class WorldModel {
   void report(const spec::Findings& v, checker::Observation& obs) const;
 
   std::shared_ptr<const Cluster> cluster_;
+  WorldState reference_;  ///< the initial state, which pack() encodes against
   std::bitset<spec::kPropertyCount> checked_;
   std::vector<checker::PropertyInfo> properties_;
   struct Peaks {
@@ -69,5 +84,6 @@ class WorldModel {
 };
 
 static_assert(checker::Model<WorldModel>);
+static_assert(checker::PackedModel<WorldModel>);
 
 }  // namespace preemptcheck

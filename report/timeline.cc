@@ -244,7 +244,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedu
       const auto it = terminating_write.find(a.pod);
       if (it != terminating_write.end()) s.causes.push_back(it->second);
     }
-    const std::vector<WatchEvent>& events = step.after.events();
+    const EventQueue& events = step.after.events();
     for (std::size_t e = kept; e < events.size(); ++e) {
       const TimelineCause at{number, static_cast<int>(s.writes.size())};
       s.writes.push_back(event_line(c, events[e]));

@@ -40,7 +40,8 @@ TimelineSource source_of(const Scenario& s, const std::vector<std::string>& line
   src.message = "recorded message";
   src.scenario = s;
   src.reproduce = "preemptcheck replay x.yaml";
-  const World w(std::make_shared<const Cluster>(s));
+  const Cluster cluster(s);
+  const World w(cluster);
   for (const std::string& line : lines) src.actions.push_back(action(w, line));
   return src;
 }
@@ -103,7 +104,8 @@ TEST(Timeline, LinksObserveToTheWriteItDelivers) {
 
 TEST(Timeline, LinksTerminateToTheEvictionThatSetTheDeletion) {
   const Scenario s = two_victims("on");
-  World w(std::make_shared<const Cluster>(s));
+  const Cluster cluster(s);
+  World w(cluster);
   w.apply(action(w, "schedule p-high"));
   // Evict whichever victim the job may evict first, then let the kubelet finish it.
   std::vector<Action> enabled;

@@ -5,7 +5,8 @@
 #   usage: scripts/determinism.sh repeat BINARY          each command twice with BINARY
 #          scripts/determinism.sh builds BINARY_A BINARY_B  each command with both binaries
 #
-# The commands: `check` of every scenarios/*.yaml (human and --json output), `search` with a
+# The commands: `check --quiet` of every scenarios/*.yaml (human and --json output; the
+# progress line on standard error depends on time), `search` with a
 # fixed seed (human and --json), and `replay` of every counterexamples/*.yaml. Standard output,
 # standard error and the exit code are compared. `builds` with a missing binary skips: it
 # prints why and exits 0 (CI runs it after both the `ci` and `sanitize` workflows built).
@@ -52,7 +53,7 @@ run() {
 
 commands=()
 for f in scenarios/*.yaml; do
-  commands+=("check $f" "check $f --json")
+  commands+=("check $f --quiet" "check $f --json --quiet")
 done
 commands+=("search --seed 7 --runs 40" "search --seed 7 --runs 40 --json"
            "search --seed 3 --runs 20 --stateful")
