@@ -11,7 +11,9 @@
 # standard error and the exit code are compared. `builds` with a missing binary skips: it
 # prints why and exits 0 (CI runs it after both the `ci` and `sanitize` workflows built).
 #
-# Masked before comparing (the only figures allowed to differ between runs): every number
+# The progress lines on standard error (one every few seconds, so their number depends on the
+# build's speed) are dropped. Masked before comparing (the only figures allowed to differ
+# between runs): every number
 # followed by a time or memory unit, and the JSON fields that hold times, rates and sizes:
 #   [0-9][0-9,.]*(e[-+]?[0-9]+)? ?(ns|us|µs|ms|s|min|B|KiB|MiB|GiB|kB|MB|GB|states/s)\b  → #
 #   "(seconds|states_per_second|peak_rss_bytes|memory_bytes|elapsed_seconds)": NUMBER      → #
@@ -35,6 +37,7 @@ esac
 
 mask() {
   sed -E \
+    -e '/^progress   /d' \
     -e 's/[0-9][0-9,.]*(e[-+]?[0-9]+)? ?(ns|us|µs|ms|s|min|B|KiB|MiB|GiB|kB|MB|GB|states\/s)\b/#/g' \
     -e 's/"(seconds|states_per_second|peak_rss_bytes|memory_bytes|elapsed_seconds)": *[-+0-9.eE]+/"\1": #/g'
 }
