@@ -55,7 +55,7 @@ void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& rep
   if (event_in_flight) {
     // cycle=split: AddUnschedulableIfNotPresent asks determineSchedulingHintForInFlightPod
     // (pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610
-    // L911, L783-821) whether an event received while the pod was in flight may make it
+    // L911, L783-820) whether an event received while the pod was in flight may make it
     // schedulable; it did, so requeuePodWithQueueingStrategy (L914, L1193-1214) sends the pod
     // to activeQ through moveToActiveQ, which runs PreEnqueue (L643-645). A pod whose
     // preemption this very cycle started is gated there and lands in unschedulablePods
@@ -114,7 +114,7 @@ void World::move_lower_or_equal(PodId p, StepReport& report) {
   }
   move_unschedulable(pods, report);
   // The pre-check filters only the unschedulable pods; the event is recorded for an
-  // in-flight pod whatever its priority (scheduling_queue.go@003b4460 L1171-1174, L1250-1251).
+  // in-flight pod whatever its priority (scheduling_queue.go@003b4460 L1171-1174, L1251).
   record_in_flight_event(true, report);
 }
 
@@ -144,7 +144,7 @@ void World::flush(StepReport& report) {
   // flushUnschedulablePodsLeftover: every pod leaves the pool through PreEnqueue; a pod
   // still running preemption stays gated (#139162).
   // movePodsToActiveOrBackoffQueue records its wildcard UnschedulableTimeout event for an
-  // in-flight pod too (scheduling_queue.go@003b4460 L1250-1251); the flush runs only with a
+  // in-flight pod too (scheduling_queue.go@003b4460 L1251); the flush runs only with a
   // non-empty pool.
   const bool any = pool_ != 0;
   for (PodId p : pods_in(pool_)) {
@@ -166,7 +166,7 @@ void World::move_on_node_add(NodeId n, StepReport& report) {
   for (PodId p : pods_in(pool_ & ~gated_)) {
     if (c.request(p).fits_in(c.capacity(n))) add_to_queue(p, report);
   }
-  // The same hint decides for an in-flight pod (L1250-1251), which is not gated.
+  // The same hint decides for an in-flight pod (L1251), which is not gated.
   record_in_flight_event(in_flight_ != kNoPod && c.request(in_flight_).fits_in(c.capacity(n)),
                          report);
 }
