@@ -37,14 +37,6 @@ using namespace test;  // NOLINT: the builders read as a small language in these
 
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
 // when the line does not parse or the action is not enabled.
-StepReport run(World& w, std::string_view line) {
-  std::string error;
-  std::optional<Action> a = parse_action(line, w.cluster(), &error);
-  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
-  return w.apply(*a);
-}
-
 // Delivers every queued watch event.
 void observe_all(World& w) {
   while (!w.events().empty()) run(w, "observe");

@@ -19,14 +19,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-StepReport run(World& w, std::string_view line) {
-  std::string error;
-  std::optional<Action> a = parse_action(line, w.cluster(), &error);
-  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
-  return w.apply(*a);
-}
-
 bool enabled(const World& w, std::string_view line) {
   std::optional<Action> a = parse_action(line, w.cluster());
   if (!a) throw std::invalid_argument(std::string(line));

@@ -21,14 +21,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-StepReport run(World& w, std::string_view line) {
-  std::string error;
-  std::optional<Action> a = parse_action(line, w.cluster(), &error);
-  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
-  return w.apply(*a);
-}
-
 // scenarios/nomination-released.yaml plus p-huge (60), which can never fit: p-big (50)
 // claims the whole node by preempting `victim`; p-small (50) is rejected only because of that
 // claim; p-urgent (100) takes a cpu, p-big finds no room and its nomination is cleared.

@@ -4,11 +4,14 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "impl/action.h"
 #include "impl/cluster.h"
 #include "impl/mechanisms.h"
 #include "impl/scenario.h"
@@ -70,6 +73,16 @@ inline PodId id(const World& w, std::string_view name) { return w.cluster().find
 inline PodSet bit_of(const World& w, std::string_view name) { return pod_bit(id(w, name)); }
 inline NodeId node_id(const World& w, std::string_view name) {
   return w.cluster().find_node(name).value();
+}
+
+/// Applies the action written as `line` (the counterexample format) to `w`; throws when it
+/// does not parse or is not enabled.
+inline StepReport run(World& w, std::string_view line) {
+  std::string error;
+  std::optional<Action> a = parse_action(line, w.cluster(), &error);
+  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
+  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
+  return w.apply(*a);
 }
 
 }  // namespace preemptcheck::test

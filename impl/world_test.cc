@@ -34,14 +34,6 @@ PodSet bit(const World& w, std::string_view name) { return pod_bit(id(w, name));
 
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
 // when the line does not parse or the action is not enabled.
-StepReport run(World& w, std::string_view line) {
-  std::string error;
-  std::optional<Action> a = parse_action(line, w.cluster(), &error);
-  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
-  return w.apply(*a);
-}
-
 bool enabled(const World& w, std::string_view line) {
   std::optional<Action> a = parse_action(line, w.cluster());
   if (!a) throw std::invalid_argument(std::string(line));
