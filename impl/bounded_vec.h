@@ -21,7 +21,7 @@ namespace preemptcheck {
 /// not for its correctness).
 template <class T, std::size_t N>
 class BoundedVec {
-  static_assert(N > 0 && N <= 255, "the size is kept in one byte");
+  static_assert(N > 0 && N <= 255, "at most 255 entries");
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
@@ -68,7 +68,7 @@ class BoundedVec {
     std::copy(values_.data() + j, values_.data() + size_, values_.data() + i);
     const std::size_t kept = size_ - (j - i);
     std::fill(values_.data() + kept, values_.data() + size_, T{});
-    size_ = static_cast<std::uint8_t>(kept);
+    size_ = static_cast<std::uint32_t>(kept);
     return values_.data() + i;
   }
   T* erase(const T* at) { return erase(at, at + 1); }
@@ -91,7 +91,7 @@ class BoundedVec {
   }
 
   std::array<T, N> values_{};
-  std::uint8_t size_ = 0;
+  std::uint32_t size_ = 0;  // 32 bits: no padding after values_ for T of alignment up to 4
 };
 
 }  // namespace preemptcheck

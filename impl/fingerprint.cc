@@ -1,9 +1,13 @@
 // Fingerprint: a stable 64-bit digest of a World, the explorer's identity for a state. It
 // covers every field kube-scheduler holds, packed into words explicitly, so it does not
 // depend on memory layout, padding or the build; equal Worlds have equal fingerprints.
+// Beside it, the map of the World's bytes that may change, for the packed encoding.
 #include "impl/fingerprint.h"
 
 #include "impl/world.h"
+
+#include <cstddef>
+#include <type_traits>
 
 namespace preemptcheck {
 namespace {
@@ -59,6 +63,57 @@ std::uint64_t World::fingerprint() const {
     d.word(std::uint64_t{c.victims} | std::uint64_t{c.to_evict} << 32);
   }
   return d.value();
+}
+
+namespace {
+
+// The blocks covering bytes [offset, offset + length) of a World.
+std::uint64_t blocks(std::size_t offset, std::size_t length) {
+  if (length == 0) {
+    return 0;
+  }
+  const std::size_t first = offset / World::kImageBlock;
+  const std::size_t last = (offset + length - 1) / World::kImageBlock;
+  const std::uint64_t upto = last >= 63 ? ~std::uint64_t{0} : (std::uint64_t{2} << last) - 1;
+  return upto & ~((std::uint64_t{1} << first) - 1);
+}
+
+}  // namespace
+
+std::uint64_t World::changeable_blocks() const {
+  // The used prefix of a per-pod array or queue, and its size field.
+  const auto used = [](std::size_t offset, const auto& array) {
+    using T = std::remove_cvref_t<decltype(*array.begin())>;
+    return blocks(offset, array.size() * sizeof(T));
+  };
+  const auto whole = [](std::size_t offset, std::size_t length) {
+    return blocks(offset, length);
+  };
+  // Every member but cluster_, in declaration order (world.h): a member added there and
+  // not here makes the round-trip test of the packed encoding fail.
+  std::uint64_t b = 0;
+  b |= used(offsetof(World, api_), api_);
+  b |= used(offsetof(World, binding_), binding_);
+  b |= used(offsetof(World, events_), events_) |
+       whole(offsetof(World, events_) + sizeof(EventQueue) - sizeof(std::uint32_t),
+             sizeof(std::uint32_t));
+  b |= whole(offsetof(World, uncreated_), sizeof(uncreated_));
+  b |= used(offsetof(World, lister_), lister_);
+  b |= used(offsetof(World, assumed_), assumed_);
+  b |= used(offsetof(World, nominated_), nominated_);
+  b |= used(offsetof(World, active_), active_) |
+       whole(offsetof(World, active_) + sizeof(ActiveQueue) - sizeof(std::uint32_t),
+             sizeof(std::uint32_t));
+  b |= whole(offsetof(World, pool_), offsetof(World, last_victim_) - offsetof(World, pool_));
+  b |= used(offsetof(World, last_victim_), last_victim_);
+  b |= used(offsetof(World, inflight_by_), inflight_by_);
+  b |= whole(offsetof(World, waiting_), sizeof(waiting_));
+  b |= used(offsetof(World, jobs_), jobs_) |
+       whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
+             sizeof(std::uint32_t));
+  b |= whole(offsetof(World, in_flight_decision_),
+             sizeof(World) - offsetof(World, in_flight_decision_));
+  return b;
 }
 
 }  // namespace preemptcheck

@@ -17,7 +17,7 @@ class PodArray {
  public:
   void assign(std::size_t n, const T& value) {
     assert(n <= kMaxPods && "too many pods");
-    size_ = static_cast<std::uint8_t>(n);
+    size_ = static_cast<std::uint32_t>(n);
     values_.fill(value);
   }
   std::size_t size() const { return size_; }
@@ -32,7 +32,7 @@ class PodArray {
 
  private:
   std::array<T, kMaxPods> values_{};
-  std::uint8_t size_ = 0;
+  std::uint32_t size_ = 0;  // 32 bits: no padding after values_ for T of alignment up to 4
 };
 
 }  // namespace preemptcheck

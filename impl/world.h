@@ -7,6 +7,7 @@
 // impl/'s types are the project's vocabulary and live in namespace preemptcheck itself.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -58,6 +59,7 @@ struct Job {
   bool failed = false;
   PodSet pending = 0;     ///< victims but the last still to evict
   PodId last = kNoPod;    ///< the last victim, evicted alone
+  std::array<std::uint8_t, 3> unused{};  ///< always zero: a Job has no padding (see World)
 
   friend bool operator==(const Job&, const Job&) = default;
 };
@@ -72,6 +74,7 @@ struct CycleDecision {
   };
   Kind kind = Kind::kNoCandidate;
   NodeId node = kNoNode;
+  std::array<std::uint8_t, 2> unused{};  ///< always zero: no padding (see World)
   PodSet victims = 0;     ///< every victim of the chosen candidate
   PodSet to_evict = 0;    ///< victims without a deletionTimestamp in the informer
 
@@ -144,6 +147,14 @@ class World {
 
   /// A stable digest of the whole state, under scheme kFingerprintScheme.
   std::uint64_t fingerprint() const;
+
+  /// The World's bytes seen as kImageBlock-byte blocks: bit b is set when block b may
+  /// differ between two Worlds of this cluster whose queues are no longer than this one's.
+  /// Outside the marked blocks lie the cluster pointer, the per-pod slots past the pod
+  /// count and the queue slots past their sizes, which hold the same bytes in every World
+  /// of a cluster; a packed encoding need not look there (properties/world_model.h).
+  std::uint64_t changeable_blocks() const;
+  static constexpr std::size_t kImageBlock = 64;
 
   // --- Ground truth: the API server -----------------------------------------------------
   const PodObj& api(PodId p) const { return api_[p]; }
@@ -270,15 +281,17 @@ class World {
   /// The scheduler process restarts: everything it held in memory is lost, and it relists.
   void restart(StepReport& report);
 
+  // Members in order of alignment, so that a World has no padding: its bytes are its value,
+  // which lets the packed encoding (properties/world_model.h) compare and store raw bytes.
   const Cluster* cluster_;
 
+  // The API server.
   PodArray<PodObj> api_;
   PodArray<NodeId> binding_;
   EventQueue events_;
-  std::uint8_t next_start_ = 0;
   PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
-  std::uint8_t uncreated_nodes_ = 0;  ///< nodes declared `arrives: later` not created yet
 
+  // The scheduler's view.
   PodArray<PodObj> lister_;
   PodArray<NodeId> assumed_;
   PodArray<NodeId> nominated_;
@@ -290,10 +303,13 @@ class World {
   PodArray<PodSet> inflight_by_;
   PodSet waiting_ = 0;
   JobList jobs_;
-  PodId in_flight_ = kNoPod;
   CycleDecision in_flight_decision_;
-  bool in_flight_event_ = false;
 
+  // One-byte members last.
+  std::uint8_t next_start_ = 0;
+  std::uint8_t uncreated_nodes_ = 0;  ///< nodes declared `arrives: later` not created yet
+  PodId in_flight_ = kNoPod;
+  bool in_flight_event_ = false;
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;
   std::uint8_t deletions_left_ = 0;
@@ -301,5 +317,8 @@ class World {
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");
+static_assert(std::has_unique_object_representations_v<World>,
+              "a World has no padding bytes: equal Worlds have equal bytes");
+static_assert(sizeof(World) <= 64 * World::kImageBlock, "changeable_blocks() has one bit a block");
 
 }  // namespace preemptcheck

@@ -1,7 +1,12 @@
 // WorldModel: adapt World and the spec monitors to the generic explorer.
 #include "properties/world_model.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <stdexcept>
 
@@ -24,6 +29,12 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
     : cluster_(std::move(cluster)),
       reference_{World(*cluster_), spec::Ledger(*cluster_)},
       checked_(checked) {
+  const std::size_t ledger_block = offsetof(WorldState, ledger) / World::kImageBlock;
+  const std::size_t block_count = (sizeof(WorldState) + World::kImageBlock - 1) / World::kImageBlock;
+  for (std::size_t b = ledger_block; b < block_count; ++b) {
+    fixed_blocks_ |= std::uint64_t{1} << b;
+  }
+  fixed_blocks_ |= reference_.world.changeable_blocks();
   for (const spec::PropertyDef& d : spec::property_table()) {
     properties_.push_back({std::string(d.name),
                            d.is_witness ? checker::PropertyKind::kSometimes
@@ -56,61 +67,147 @@ WorldState WorldModel::next_state(const WorldState& s, const Action& a,
   return next;
 }
 
+namespace {
+
+// The packed encoding's geometry: a state is read as 8-byte words, eight words to a block.
+constexpr std::size_t kWords = (sizeof(WorldState) + 7) / 8;
+constexpr std::size_t kBlocks = (kWords + 7) / 8;
+constexpr std::size_t kTopBytes = (kBlocks + 7) / 8;
+// The longest encoding: every block, word and byte marked.
+constexpr std::size_t kMaxPacked = kTopBytes + kBlocks + kWords + kWords * 8;
+
+static_assert(sizeof(WorldState) % 8 == 0, "a state is a whole number of words");
+
+// The word i of a state's bytes.
+std::uint64_t word_at(const unsigned char* bytes, std::size_t i) {
+  std::uint64_t w;
+  std::memcpy(&w, bytes + i * 8, 8);
+  return w;
+}
+
+// The number of bits set in a byte (a table: std::popcount may be a library call on the
+// baseline x86-64 target).
+constexpr std::array<unsigned char, 256> kBitCount = [] {
+  std::array<unsigned char, 256> table{};
+  for (unsigned i = 0; i < 256; ++i) {
+    table[i] = static_cast<unsigned char>(std::popcount(i));
+  }
+  return table;
+}();
+
+// One bit per nonzero byte of w, byte k of memory order as bit k (little-endian words):
+// each byte's bits are folded into its lowest bit, and a multiplication gathers those.
+unsigned byte_mask(std::uint64_t w) {
+  static_assert(std::endian::native == std::endian::little);
+  std::uint64_t t = w | w >> 4;
+  t |= t >> 2;
+  t |= t >> 1;
+  t &= 0x0101010101010101ULL;
+  return static_cast<unsigned>((t * 0x0102040810204080ULL) >> 56);
+}
+
+}  // namespace
+
 void WorldModel::pack(const WorldState& s, std::vector<std::byte>& out) const {
-  constexpr std::size_t n = sizeof(WorldState);
   const auto* image = reinterpret_cast<const unsigned char*>(&s);
   const auto* base = reinterpret_cast<const unsigned char*>(&reference_);
-  std::size_t i = 0;
-  while (i < n) {
-    // A run of equal bytes (zero after the XOR), skipped a word at a time where it can.
-    std::size_t zeros = 0;
-    while (i < n && zeros < 255) {
-      if (zeros + 8 <= 255 && i + 8 <= n) {
-        std::uint64_t x = 0;
-        std::uint64_t y = 0;
-        std::memcpy(&x, image + i, 8);
-        std::memcpy(&y, base + i, 8);
-        if (x == y) {
-          i += 8;
-          zeros += 8;
-          continue;
-        }
+  // The XOR with the reference, a nonzero word at a time: word masks and byte masks go in
+  // `masks`, the nonzero bytes in `literals`; the top bitmap is filled as blocks are seen.
+  std::array<unsigned char, kTopBytes> top{};
+  std::array<unsigned char, kBlocks + kWords> masks;
+  std::array<unsigned char, kWords * 8> literals;
+  std::size_t mask_count = 0;
+  std::size_t literal_count = 0;
+  // Only blocks that can differ from the reference are looked at: those the World marks
+  // for itself or for the reference, and the ledger's.
+  static_assert(kBlocks <= 64 && World::kImageBlock == 64);
+  for (std::uint64_t scan = s.world.changeable_blocks() | fixed_blocks_; scan != 0;
+       scan &= scan - 1) {
+    const auto block = static_cast<std::size_t>(std::countr_zero(scan));
+    std::array<std::uint64_t, 8> x{};
+    std::uint64_t any = 0;
+    for (std::size_t k = 0; k < 8; ++k) {
+      const std::size_t i = std::min(block * 8 + k, kWords - 1);
+      x[k] = (block * 8 + k < kWords) ? word_at(image, i) ^ word_at(base, i) : 0;
+      any |= x[k];
+    }
+    if (any == 0) {
+      continue;
+    }
+    unsigned word_mask = 0;
+    for (std::size_t k = 0; k < 8; ++k) {
+      word_mask |= (x[k] != 0 ? 1U : 0U) << k;
+    }
+    masks[mask_count++] = static_cast<unsigned char>(word_mask);
+    for (std::size_t k = 0; k < 8; ++k) {
+      if (x[k] == 0) {
+        continue;
       }
-      if (image[i] != base[i]) {
-        break;
+      const unsigned bytes = byte_mask(x[k]);
+      masks[mask_count++] = static_cast<unsigned char>(bytes);
+      unsigned char b[8];
+      std::memcpy(b, &x[k], 8);
+      for (unsigned j = 0; j < 8; ++j) {
+        literals[literal_count] = b[j];
+        literal_count += (bytes >> j) & 1U;
       }
-      ++i;
-      ++zeros;
     }
-    const std::size_t begin = i;
-    while (i < n && i - begin < 255 && image[i] != base[i]) {
-      ++i;
-    }
-    out.push_back(static_cast<std::byte>(zeros));
-    out.push_back(static_cast<std::byte>(i - begin));
-    for (std::size_t k = begin; k < i; ++k) {
-      out.push_back(static_cast<std::byte>(image[k] ^ base[k]));
-    }
+    top[block / 8] = static_cast<unsigned char>(top[block / 8] | 1U << (block % 8));
   }
+  const std::size_t at = out.size();
+  out.resize(at + kTopBytes + mask_count + literal_count);
+  std::byte* to = out.data() + at;
+  std::memcpy(to, top.data(), kTopBytes);
+  std::memcpy(to + kTopBytes, masks.data(), mask_count);
+  std::memcpy(to + kTopBytes + mask_count, literals.data(), literal_count);
 }
 
 WorldState WorldModel::unpack(std::span<const std::byte> in) const {
+  static_assert(kMaxPacked < std::numeric_limits<std::uint32_t>::max());
+  const auto malformed = [] { throw std::logic_error("a packed state is malformed"); };
+  if (in.size() < kTopBytes) {
+    malformed();
+  }
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
+  // Where the literals start: after the top bitmap and one mask per marked block and word.
+  std::size_t mask_at = kTopBytes;
+  std::size_t literal_at = kTopBytes;
+  for (std::size_t block = 0; block < kBlocks; ++block) {
+    if ((bytes[block / 8] >> (block % 8)) & 1U) {
+      if (literal_at >= in.size()) {
+        malformed();
+      }
+      literal_at += 1U + kBitCount[bytes[literal_at]];
+    }
+  }
+  if (literal_at > in.size()) {
+    malformed();
+  }
   WorldState s = reference_;
   auto* image = reinterpret_cast<unsigned char*>(&s);
-  std::size_t at = 0;
-  std::size_t k = 0;
-  while (k + 2 <= in.size()) {
-    at += static_cast<std::size_t>(in[k]);
-    const auto literals = static_cast<std::size_t>(in[k + 1]);
-    k += 2;
-    if (k + literals > in.size() || at + literals > sizeof(WorldState)) {
-      throw std::logic_error("a packed state is malformed");
+  for (std::size_t block = 0; block < kBlocks; ++block) {
+    if (((bytes[block / 8] >> (block % 8)) & 1U) == 0) {
+      continue;
     }
-    for (std::size_t j = 0; j < literals; ++j) {
-      image[at + j] ^= static_cast<unsigned char>(in[k + j]);
+    const unsigned word_mask = bytes[mask_at++];
+    for (std::size_t k = 0; k < 8; ++k) {
+      if (((word_mask >> k) & 1U) == 0) {
+        continue;
+      }
+      const std::size_t i = block * 8 + k;
+      const unsigned byte_bits = bytes[mask_at++];
+      for (unsigned j = 0; j < 8; ++j) {
+        if ((byte_bits >> j) & 1U) {
+          if (literal_at >= in.size() || i * 8 + j >= sizeof(WorldState)) {
+            malformed();
+          }
+          image[i * 8 + j] ^= bytes[literal_at++];
+        }
+      }
     }
-    at += literals;
-    k += literals;
+  }
+  if (literal_at != in.size()) {
+    malformed();
   }
   return s;
 }

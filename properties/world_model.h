@@ -29,6 +29,8 @@ struct WorldState {
 };
 
 static_assert(std::is_trivially_copyable_v<WorldState>, "a state is copied as flat bytes");
+static_assert(std::has_unique_object_representations_v<WorldState>,
+              "a state has no padding bytes: equal states have equal bytes");
 
 class WorldModel {
  public:
@@ -53,10 +55,12 @@ class WorldModel {
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
 
   /// The packed encoding the explorer's frontier stores: the state's bytes XORed with the
-  /// initial state's, as runs of zero bytes and literal bytes — (zero count, literal count,
-  /// literals) triples, counts of one byte each. Most of a World is its initial value (unused
-  /// pod slots, empty queue slots, untouched pods), so a state packs to a few dozen bytes
-  /// instead of sizeof(WorldState).
+  /// initial state's (a state has no padding, so its bytes are its value), read as 8-byte
+  /// words in blocks of eight — a bitmap of the blocks holding a nonzero word, then per such
+  /// block a mask of its nonzero words, per such word a mask of its nonzero bytes, and last
+  /// the nonzero bytes. Most of a World is its initial value (unused pod slots, empty queue
+  /// slots, untouched pods), so a state packs to a few dozen bytes instead of
+  /// sizeof(WorldState).
   void pack(const WorldState& s, std::vector<std::byte>& out) const;
   /// The state whose encoding is exactly `in` (an output of pack()).
   WorldState unpack(std::span<const std::byte> in) const;
@@ -74,6 +78,8 @@ class WorldModel {
 
   std::shared_ptr<const Cluster> cluster_;
   WorldState reference_;  ///< the initial state, which pack() encodes against
+  /// Blocks pack() always looks at: the reference's changeable ones and the ledger's.
+  std::uint64_t fixed_blocks_ = 0;
   std::bitset<spec::kPropertyCount> checked_;
   std::vector<checker::PropertyInfo> properties_;
   struct Peaks {
