@@ -15,10 +15,10 @@
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
 #include "cli/options.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
-#include "cli/version.h"
+#include "report/version.h"
 #include "impl/mechanisms.h"
 #include "impl/world.h"
 
@@ -258,8 +258,8 @@ std::vector<std::string> option_names(std::string_view command, bool& takes_swit
 }
 
 std::string version_text() {
-  return fmt::format("preemptcheck {}\nfingerprint scheme {}\ngit revision {}", tool_version(),
-                     kFingerprintScheme, git_revision());
+  return fmt::format("preemptcheck {}\nfingerprint scheme {}\ngit revision {}",
+                     report::tool_version(), kFingerprintScheme, report::git_revision());
 }
 
 int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -309,7 +309,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   const std::string prefix = command.empty() ? "preemptcheck" : "preemptcheck " + command;
   if (!error.empty()) {
     fmt::print(err, "{}: {}\n", prefix, error);
-    if (json) write_json(json_error(command, error, kExitBadInput), out);
+    if (json) report::write_json(report::json_error(command, error, kExitBadInput), out);
     return kExitBadInput;
   }
   // Under --json, what the command says on its error stream becomes the error document.
@@ -333,7 +333,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
       text = text.substr(0, text.find('\n'));
       if (text.starts_with(prefix + ": ")) text = text.substr(prefix.size() + 2);
       if (text.starts_with("preemptcheck: ")) text = text.substr(14);
-      write_json(json_error(command, text, rc), out);
+      report::write_json(report::json_error(command, text, rc), out);
     }
   }
   return rc;

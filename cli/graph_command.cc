@@ -19,6 +19,7 @@
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/world_model.h"
+#include "report/graph_report.h"
 
 extern char** environ;
 
@@ -114,17 +115,9 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                  describe(scenario.mechanisms));
       return kExitBadInput;
     }
-    std::size_t off_path = 0;
-    for (const checker::GraphVertex& v : around.graph.vertices) off_path += v.off_path ? 1 : 0;
-    return write_graph(
-        around.graph, o,
-        {fmt::format("graph      {} around {} ({})", scenario.name, o.around_path,
-                     describe(scenario.mechanisms)),
-         fmt::format("states     {} distinct states on the path of {} step{} (bold), {} other "
-                     "successors (dashed), {} steps",
-                     around.graph.vertices.size() - off_path, path.size(),
-                     path.size() == 1 ? "" : "s", off_path, around.graph.edges.size())},
-        dot, out, err);
+    return write_graph(around.graph, o,
+                       report::around_summary(scenario, o.around_path, path.size(), around.graph),
+                       dot, out, err);
   }
   const checker::GraphBuild build = checker::build_graph(
       model, static_cast<std::size_t>(o.max_states),
@@ -139,20 +132,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                o.max_states * 10);
     return kExitLimit;
   }
-  const checker::StateGraph& g = build.graph;
-  std::size_t violating = 0;
-  std::size_t bold = 0;
-  for (const checker::GraphVertex& v : g.vertices) violating += v.violating ? 1 : 0;
-  for (const checker::GraphEdge& e : g.edges) bold += e.on_counterexample ? 1 : 0;
-  std::vector<std::string> summary = {
-      fmt::format("graph      {} ({})", scenario.name, describe(scenario.mechanisms)),
-      fmt::format("states     {} states, {} steps, {} violating (filled)", g.vertices.size(),
-                  g.edges.size(), violating)};
-  if (bold > 0) {
-    summary.push_back(fmt::format("shortest   counterexample of {} step{} drawn bold", bold,
-                                  bold == 1 ? "" : "s"));
-  }
-  return write_graph(g, o, summary, dot, out, err);
+  return write_graph(build.graph, o, report::graph_summary(scenario, build.graph), dot, out,
+                     err);
 }
 
 namespace {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "cli/check_command.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "files/kubectl_import.h"
 #include "files/scenario_yaml.h"
 
@@ -45,7 +45,7 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
                   s.pods.size() == 1 ? "" : "s", imported.pending, s.pdbs.size(),
                   s.pdbs.size() == 1 ? "" : "s");
   if (o.json) {
-    Json doc = json_document("import");
+    report::Json doc = report::json_document("import");
     doc["scenario"] = s.name;
     doc["output"] = to_stdout ? "-" : o.out_path;
     doc["nodes"] = s.nodes.size();
@@ -55,7 +55,7 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
     doc["dropped"] = imported.dropped;
     doc["scenario_yaml"] = yaml;
     doc["exit_code"] = kExitHolds;
-    write_json(doc, out);
+    report::write_json(doc, out);
   } else if (to_stdout) {
     out << yaml;
     fmt::print(err, "preemptcheck import: {}\n", summary);

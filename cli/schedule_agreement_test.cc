@@ -10,7 +10,7 @@
 
 #include "cli/check_command.h"
 #include "cli/command_test_support.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
 #include "files/counterexample_yaml.h"
@@ -98,7 +98,7 @@ TEST(ScheduleAgreement, SearchCheckOutAndReplayPrintTheSameWordsForEveryStep) {
   std::ostringstream replay_out;
   std::ostringstream replay_err;
   ASSERT_EQ(run_replay(replay, replay_out, replay_err), kExitViolated) << replay_err.str();
-  const Json doc = Json::parse(replay_out.str());
+  const report::Json doc = report::Json::parse(replay_out.str());
 
   // The printed schedules, line for line.
   const auto search_steps = schedule_lines(search_out.str());
@@ -114,7 +114,7 @@ TEST(ScheduleAgreement, SearchCheckOutAndReplayPrintTheSameWordsForEveryStep) {
   ASSERT_EQ(searched.steps.size(), checked.steps.size());
   ASSERT_EQ(doc["steps"].size(), checked.steps.size());
   for (std::size_t i = 0; i < checked.steps.size(); ++i) {
-    const Json& step = doc["steps"][i];
+    const report::Json& step = doc["steps"][i];
     SCOPED_TRACE(fmt::format("step {}", i + 1));
     EXPECT_EQ(searched.steps[i].text, checked.steps[i].text);
     EXPECT_EQ(searched.steps[i].fingerprint, checked.steps[i].fingerprint);
@@ -134,7 +134,7 @@ TEST(ScheduleAgreement, SearchCheckOutAndReplayPrintTheSameWordsForEveryStep) {
   EXPECT_EQ(searched.property + ": " + searched.message, verdict);
   EXPECT_EQ(after(check_out.str(), "result     VIOLATED "), verdict);
   EXPECT_EQ(after(search_out.str(), "VIOLATED   "), verdict);
-  const Json& last = doc["steps"].back()["violated"];
+  const report::Json& last = doc["steps"].back()["violated"];
   ASSERT_FALSE(last.empty());
   EXPECT_EQ(last[0]["property"].get<std::string>() + ": " + last[0]["message"].get<std::string>(),
             verdict);

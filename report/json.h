@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace preemptcheck::cli {
+namespace preemptcheck::report {
 
 /// Keys keep the order they were written in, so that output is stable and readable.
 using Json = nlohmann::ordered_json;
@@ -26,4 +26,4 @@ Json json_error(std::string_view command, std::string_view text, int exit_code);
 /// Writes `doc` on one line, followed by a newline.
 void write_json(const Json& doc, std::ostream& out);
 
-}  // namespace preemptcheck::cli
+}  // namespace preemptcheck::report

@@ -1,14 +1,14 @@
 // JSON output: the common head, the error document and its position, and writing.
-#include "cli/json.h"
+#include "report/json.h"
 
 #include <charconv>
 #include <optional>
 #include <utility>
 #include <ostream>
 
-#include "cli/version.h"
+#include "report/version.h"
 
-namespace preemptcheck::cli {
+namespace preemptcheck::report {
 namespace {
 
 // The whole number at the start of `text`, and how many characters it took.
@@ -55,4 +55,4 @@ Json json_error(std::string_view command, std::string_view text, int exit_code) 
 
 void write_json(const Json& doc, std::ostream& out) { out << doc.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n'; }
 
-}  // namespace preemptcheck::cli
+}  // namespace preemptcheck::report

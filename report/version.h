@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace preemptcheck::cli {
+namespace preemptcheck::report {
 
 /// The project version of CMakeLists.txt, as "0.1.0".
 std::string_view tool_version();
@@ -13,4 +13,4 @@ std::string_view tool_version();
 /// "unknown" outside a git checkout.
 std::string_view git_revision();
 
-}  // namespace preemptcheck::cli
+}  // namespace preemptcheck::report

@@ -1,0 +1,275 @@
+// The words and the JSON document of a `check` result.
+#include "report/check_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <ostream>
+
+#include "report/json.h"
+
+namespace preemptcheck::report {
+namespace {
+
+using Result = checker::Result<Action>;
+
+void print_schedule(const std::vector<TraceStep>& steps, std::ostream& out) {
+  size_t width = 0;
+  for (const TraceStep& s : steps)
+    width = std::max(width, s.action.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
+  }
+}
+
+std::string human_bytes(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+std::string stats_line(const checker::Stats& s) {
+  return fmt::format(
+      "{} states, {} transitions, depth {}, {:.2f} s, {:.0f} states/s, peak memory {}", s.states,
+      s.transitions, s.depth, s.seconds, s.states_per_second, human_bytes(s.peak_rss_bytes));
+}
+
+// Why the search stopped: "at its max-states limit", "at the memory limit", "out of memory".
+std::string stop_words(std::string_view limit) {
+  if (limit == checker::kMemoryLimit)
+    return "at the memory limit (--max-memory)";
+  if (limit == checker::kOutOfMemory)
+    return "out of memory (an allocation failed)";
+  return fmt::format("at its {} limit", limit);
+}
+
+// The fingerprint-collision estimates of a run, as TLC words them.
+std::string collision_line(const checker::Stats& s) {
+  return fmt::format("fingerprint collision probability {:.1e} (optimistic {:.1e})",
+                     s.collision_probability, s.collision_probability_optimistic);
+}
+
+// The violation of property `name` in a per-property result, if it has one.
+const checker::Violation<Action>* own_violation(const Result& r, std::string_view name) {
+  for (std::size_t p = 0; p < r.property_results.size(); ++p) {
+    if (r.properties[p].name == name &&
+        r.property_results[p].status == checker::PropertyStatus::kViolated &&
+        r.property_results[p].violation) {
+      return &*r.property_results[p].violation;
+    }
+  }
+  return nullptr;
+}
+
+// Whether `name` is the violation's property or among the ones the same step also broke.
+bool names_property(const checker::Violation<Action>& v, std::string_view name) {
+  return v.name == name || std::any_of(v.also_violated.begin(), v.also_violated.end(),
+                                       [&](const auto& m) { return m.name == name; });
+}
+
+void print_human(const Scenario& scenario, const std::string& source, const Result& r,
+                 const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
+                 const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
+                 const std::vector<OtherViolation>& others, std::ostream& out) {
+  fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
+  fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
+  fmt::print(out, "explored   {}\n", stats_line(r.stats));
+  fmt::print(out, "           {}\n", collision_line(r.stats));
+  fmt::print(out,
+             "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
+             "waiting: {} API round trip{} with deletion=sync, {} with deletion=async\n",
+             r.outcome == checker::Outcome::kHolds ? "" : " explored", trips.sync,
+             trips.sync == 1 ? "" : "s", trips.async);
+  const bool violated = r.outcome == checker::Outcome::kViolated;
+  const bool complete = r.outcome == checker::Outcome::kHolds;
+  fmt::print(out, "properties\n");
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (d.is_witness)
+      continue;
+    std::string verdict;
+    if (!checked.test(static_cast<size_t>(d.id))) {
+      verdict = "not checked";
+    } else if (own_violation(r, d.name) != nullptr) {
+      verdict = fmt::format("VIOLATED ({} step{})", own_violation(r, d.name)->path.size(),
+                            own_violation(r, d.name)->path.size() == 1 ? "" : "s");
+    } else if (violated && names_property(*r.violation, d.name)) {
+      verdict = "VIOLATED";
+    } else if (!r.property_results.empty() && r.limit.empty()) {
+      verdict = "holds";
+    } else if (complete) {
+      verdict = "holds";
+    } else if (violated) {
+      verdict = "no violation before the search stopped";
+    } else {
+      verdict = "not verified (search incomplete)";
+    }
+    fmt::print(out, "  {:<22} {}\n", d.name, verdict);
+  }
+  fmt::print(out, "witnesses\n");
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (!d.is_witness)
+      continue;
+    fmt::print(out, "  {:<22} {}\n", d.name,
+               r.reached[static_cast<size_t>(d.id)] ? "reached" : "not reached");
+  }
+  switch (r.outcome) {
+    case checker::Outcome::kHolds:
+      fmt::print(out, "result     every checked property holds in all {} states (exit 0)\n",
+                 r.stats.states);
+      return;
+    case checker::Outcome::kLimitReached:
+      fmt::print(out,
+                 "result     INCOMPLETE: the search stopped {} after {} states; "
+                 "nothing is proven (exit 3)\n",
+                 stop_words(r.limit), r.stats.states);
+      return;
+    case checker::Outcome::kViolated:
+      break;
+  }
+  const auto& v = *r.violation;
+  fmt::print(out, "result     VIOLATED {}: {}\n", v.name, v.message);
+  for (const auto& m : v.also_violated)
+    fmt::print(out, "           also {}: {}\n", m.name, m.message);
+  fmt::print(out, "shortest schedule ({} step{}, found breadth-first):\n", steps.size(),
+             steps.size() == 1 ? "" : "s");
+  print_schedule(steps, out);
+  if (!written.empty())
+    fmt::print(out, "replay     preemptcheck replay {}\n", written);
+  for (const OtherViolation& o : others) {
+    fmt::print(out, "result     VIOLATED {}: {}\n", o.violation->name, o.violation->message);
+    fmt::print(out, "its own shortest schedule ({} step{}, found breadth-first):\n", o.steps.size(),
+               o.steps.size() == 1 ? "" : "s");
+    print_schedule(o.steps, out);
+    if (!o.written.empty())
+      fmt::print(out, "replay     preemptcheck replay {}\n", o.written);
+  }
+  if (!r.limit.empty()) {
+    fmt::print(out,
+               "incomplete the search stopped {} after {} states; the properties not violated "
+               "are not verified\n",
+               stop_words(r.limit), r.stats.states);
+  }
+  fmt::print(out, "(exit 1)\n");
+}
+
+// A property's verdict in one word, and its message when violated.
+std::pair<std::string_view, std::string> json_verdict(
+    const spec::PropertyDef& d, const Result& r, const std::bitset<spec::kPropertyCount>& checked) {
+  if (!checked.test(static_cast<size_t>(d.id)))
+    return {"not-checked", ""};
+  if (const auto* own = own_violation(r, d.name))
+    return {"violated", own->message};
+  if (!r.property_results.empty()) {
+    return {r.limit.empty() ? "holds" : "incomplete", ""};
+  }
+  if (r.violation) {
+    if (r.violation->name == d.name)
+      return {"violated", r.violation->message};
+    for (const auto& m : r.violation->also_violated) {
+      if (m.name == d.name)
+        return {"violated", m.message};
+    }
+  }
+  if (r.outcome == checker::Outcome::kHolds)
+    return {"holds", ""};
+  return {"incomplete", ""};
+}
+
+Json steps_json(const std::vector<TraceStep>& steps) {
+  Json path = Json::array();
+  for (const TraceStep& s : steps)
+    path.push_back({{"action", s.action}, {"comment", s.comment}});
+  return path;
+}
+
+void print_json(const Scenario& scenario, const std::string& source, const Result& r,
+                const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
+                const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
+                const std::vector<OtherViolation>& others, int exit_code, std::ostream& out) {
+  Json j = json_document("check");
+  j["scenario"] = scenario.name;
+  j["source"] = source;
+  j["profile"] = scenario.profile;
+  j["mechanisms"] = describe(scenario.mechanisms);
+  j["outcome"] = checker::outcome_name(r.outcome);
+  j["limit"] = r.limit;
+  j["stats"] = {{"states", r.stats.states},
+                {"transitions", r.stats.transitions},
+                {"depth", r.stats.depth},
+                {"seconds", r.stats.seconds},
+                {"states_per_second", r.stats.states_per_second},
+                {"peak_rss_bytes", r.stats.peak_rss_bytes},
+                {"collision_probability", r.stats.collision_probability},
+                {"collision_probability_optimistic", r.stats.collision_probability_optimistic},
+                {"blocking_round_trips", {{"sync", trips.sync}, {"async", trips.async}}}};
+  Json properties = Json::array();
+  Json witnesses = Json::object();
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    const bool reached = r.reached[static_cast<size_t>(d.id)];
+    if (d.is_witness) {
+      witnesses[std::string(d.name)] = reached;
+      properties.push_back({{"name", d.name},
+                            {"kind", "witness"},
+                            {"verdict", reached ? "reached" : "not-reached"},
+                            {"message", ""}});
+    } else {
+      const auto [verdict, message] = json_verdict(d, r, checked);
+      Json property = {
+          {"name", d.name}, {"kind", "safety"}, {"verdict", verdict}, {"message", message}};
+      if (r.violation && r.violation->name == d.name) {
+        property["steps"] = steps_json(steps);
+        if (!written.empty())
+          property["counterexample"] = written;
+      }
+      for (const OtherViolation& o : others) {
+        if (o.violation->name == d.name) {
+          property["steps"] = steps_json(o.steps);
+          if (!o.written.empty())
+            property["counterexample"] = o.written;
+        }
+      }
+      properties.push_back(std::move(property));
+    }
+  }
+  j["properties"] = std::move(properties);
+  j["witnesses"] = std::move(witnesses);
+  if (r.violation) {
+    Json also = Json::array();
+    for (const auto& m : r.violation->also_violated) {
+      also.push_back({{"property", m.name}, {"message", m.message}});
+    }
+    j["violation"] = {{"property", r.violation->name},
+                      {"message", r.violation->message},
+                      {"also", std::move(also)},
+                      {"steps", steps_json(steps)}};
+  }
+  if (!written.empty())
+    j["counterexample"] = written;
+  j["exit_code"] = exit_code;
+  write_json(j, out);
+}
+}  // namespace
+
+std::vector<TraceStep> trace(const Schedule& schedule) {
+  std::vector<TraceStep> out;
+  for (const ScheduleStep& s : schedule.steps)
+    out.push_back({s.text, s.comment});
+  return out;
+}
+
+std::string progress_line(const checker::Stats& s) {
+  return fmt::format(
+      "progress   {} states, depth {}, {:.0f} states/s, queue {}, memory {}, {:.0f} s", s.states,
+      s.depth, s.states_per_second, s.queue, human_bytes(s.memory_bytes), s.seconds);
+}
+
+void print_check_text(const CheckReport& c, std::ostream& out) {
+  print_human(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
+              out);
+}
+
+void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {
+  print_json(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
+             exit_code, out);
+}
+
+}  // namespace preemptcheck::report

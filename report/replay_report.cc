@@ -1,0 +1,151 @@
+// The words and the JSON of a `replay`.
+#include "report/replay_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <ostream>
+#include <utility>
+
+#include "properties/recorded.h"
+#include "report/state_text.h"
+#include "report/timeline.h"
+
+namespace preemptcheck::report {
+
+Json replay_document(std::string_view file, const Counterexample& cx, const Scenario& run) {
+  Json doc = json_document("replay");
+  doc["counterexample"] = file;
+  doc["recorded"] = {{"property", cx.property}, {"message", cx.message}};
+  doc["scenario"] = run.name;
+  doc["profile"] = run.profile;
+  doc["mechanisms"] = describe(run.mechanisms);
+  doc["overridden"] = run.mechanisms != cx.scenario.mechanisms;
+  return doc;
+}
+
+void print_replay_head(std::string_view file, const Counterexample& cx, const Scenario& run,
+                       std::ostream& out) {
+  fmt::print(out, "counterexample {}\n", file);
+  fmt::print(out, "recorded       {}: {}\n", cx.property, cx.message);
+  for (const auto& m : cx.also)
+    fmt::print(out, "               also {}: {}\n", m.name, m.message);
+  fmt::print(out, "found          {}\n", found_by_text(cx));
+  fmt::print(out, "scenario       {}\n", run.name);
+  fmt::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
+  if (run.mechanisms != cx.scenario.mechanisms) {
+    std::string diffs;
+    for (const std::string& d : differences(run.mechanisms, cx.scenario.mechanisms)) {
+      diffs += fmt::format("{}{}", diffs.empty() ? "" : " ", d);
+    }
+    fmt::print(out,
+               "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
+               "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
+               "2 that the schedule is impossible under these switches\n",
+               describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
+    fmt::print(out,
+               "illustration   this replays one schedule under other mechanisms, to show where "
+               "it breaks; it proves nothing. To prove the race closed, check every "
+               "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
+               file, run.profile, cx.property);
+  } else if (!cx.every_step_fingerprinted()) {
+    fmt::print(out,
+               "               as recorded, but the file's steps carry no fingerprints: replayed "
+               "under --allow-unfingerprinted, a step the model now takes differently goes "
+               "unnoticed\n");
+  } else {
+    fmt::print(out, "               as recorded; every step's fingerprint is compared\n");
+  }
+}
+
+ReplayNarration::ReplayNarration(const Schedule& schedule, bool full, std::ostream& out)
+    : schedule_(schedule),
+      full_(full),
+      out_(out),
+      lines_(state_lines(schedule.initial, schedule.initial_ledger.lines(*schedule.cluster))) {
+  for (const auto& line : lines_)
+    width_ = std::max(width_, line.first.size());
+  fmt::print(out_, "\ninitial state\n");
+  print_state(lines_, width_, out_);
+  findings(schedule.initial_findings, 0);
+}
+
+void ReplayNarration::step(std::size_t k, std::size_t n, const ScheduleStep& step) {
+  fmt::print(out_, "\nstep {}/{}  {}  # {}\n", k, n, step.text, step.comment);
+  steps_.push_back({{"step", k},
+                    {"action", step.text},
+                    {"comment", step.comment},
+                    {"fingerprint", format_fingerprint(step.fingerprint)},
+                    {"violated", Json::array()}});
+  preemptcheck::StateLines next = state_lines(step.after, step.ledger.lines(*schedule_.cluster));
+  if (full_) {
+    print_state(next, width_, out_);
+  } else {
+    print_state_changes(lines_, next, width_, out_);
+  }
+  lines_ = std::move(next);
+}
+
+void ReplayNarration::findings(const spec::Findings& findings, std::size_t k) {
+  for (const auto& [property, message] : findings.violated) {
+    const std::string name(spec::property_def(property).name);
+    fmt::print(out_, "  VIOLATED {}: {}\n", name, message);
+    breaks_.try_emplace(name, Break{k, message});
+    if (k > 0)
+      steps_.back()["violated"].push_back({{"property", name}, {"message", message}});
+  }
+}
+
+const ReplayNarration::Break* ReplayNarration::first_break(std::string_view property) const {
+  const auto it = breaks_.find(property);
+  return it == breaks_.end() ? nullptr : &it->second;
+}
+
+void ReplayNarration::verdicts(Json& doc) {
+  fmt::print(out_, "\nverdicts\n");
+  doc["steps"] = std::move(steps_);
+  Json verdicts = Json::array();
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (d.is_witness)
+      continue;
+    const Break* b = first_break(d.name);
+    verdicts.push_back({{"name", d.name},
+                        {"kind", "safety"},
+                        {"verdict", b == nullptr ? "holds" : "violated"},
+                        {"message", b == nullptr ? std::string() : b->message}});
+    if (b != nullptr)
+      verdicts.back()["step"] = b->step;
+    if (b == nullptr) {
+      fmt::print(out_, "  {:<22} holds at every step\n", d.name);
+    } else {
+      fmt::print(out_, "  {:<22} VIOLATED {}: {}\n", d.name, at_step(b->step), b->message);
+    }
+  }
+  doc["properties"] = std::move(verdicts);
+}
+
+void print_replay_result(const Counterexample& cx, bool overridden,
+                         const ReplayNarration& narration, std::ostream& out) {
+  const ReplayNarration::Break* recorded = narration.first_break(cx.property);
+  if (!overridden) {
+    fmt::print(out,
+               "result         the recorded violation of {} reproduced at step {}, the recorded "
+               "step, with the recorded message (exit 1)\n",
+               cx.property, cx.steps.size());
+  } else if (recorded != nullptr) {
+    fmt::print(out, "result         under these mechanisms {} still breaks {}: {} (exit 1)\n",
+               cx.property, at_step(recorded->step), recorded->message);
+  } else if (!narration.any_break()) {
+    fmt::print(out,
+               "result         every step ran and every property held: the race is closed "
+               "under these mechanisms (exit 0)\n");
+  } else {
+    fmt::print(out,
+               "result         every step ran and {} held at every step, though another "
+               "property broke (see the verdicts) (exit 0)\n",
+               cx.property);
+  }
+}
+
+}  // namespace preemptcheck::report

@@ -1,0 +1,79 @@
+// The words and the JSON of a `replay`: the head that says what the file records and how it
+// is replayed, the narration of each step (the state, what changed, what broke), the verdicts
+// and the result line. The command loads the file, replays it and decides the exit code; this
+// renders what it found.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "files/counterexample_yaml.h"
+#include "impl/scenario.h"
+#include "impl/show.h"
+#include "properties/schedule.h"
+#include "report/json.h"
+#include "spec/monitor.h"
+
+namespace preemptcheck::report {
+
+/// The head of the `replay --json` document: the file, what it records, the scenario `run`
+/// replays (the file's, with any switches applied), and whether they change its mechanisms.
+Json replay_document(std::string_view file, const Counterexample& cx, const Scenario& run);
+
+/// The text head: the file, the recorded violation, how it was found, the scenario and
+/// mechanisms, and how the replay compares with the recording (overridden switches, missing
+/// fingerprints, or as recorded).
+void print_replay_head(std::string_view file, const Counterexample& cx, const Scenario& run,
+                       std::ostream& out);
+
+/// The narration of one replayed schedule, step by step, on `out`; it remembers each
+/// property's first break and the JSON of each step.
+class ReplayNarration {
+ public:
+  /// A property's first break: the step (0: the initial state) and the message.
+  struct Break {
+    std::size_t step = 0;
+    std::string message;
+  };
+
+  /// Prints "initial state", the schedule's initial state and what is broken in it. With
+  /// `full`, every step prints the whole state; otherwise only what it changed.
+  ReplayNarration(const Schedule& schedule, bool full, std::ostream& out);
+
+  /// Prints step `k` of `n`: its text and comment, then the state after it.
+  void step(std::size_t k, std::size_t n, const ScheduleStep& step);
+
+  /// Prints each property `findings` has violated at step `k` (0: the initial state), and
+  /// records it as that property's break when it is its first.
+  void findings(const spec::Findings& findings, std::size_t k);
+
+  /// Prints the verdicts: each safety property held at every step, or its first break; sets
+  /// doc's "steps" (every step narrated) and "properties".
+  void verdicts(Json& doc);
+
+  /// `property`'s first break; nullptr when it held at every step.
+  const Break* first_break(std::string_view property) const;
+
+  /// Whether any property broke.
+  bool any_break() const { return !breaks_.empty(); }
+
+ private:
+  const Schedule& schedule_;
+  bool full_;
+  std::ostream& out_;
+  preemptcheck::StateLines lines_;
+  std::size_t width_ = 0;
+  std::map<std::string, Break, std::less<>> breaks_;
+  Json steps_ = Json::array();
+};
+
+/// The result line of a replay that ran every step and did not diverge: the recorded violation
+/// reproduced (as recorded), or under overriding switches whether cx's property still breaks.
+void print_replay_result(const Counterexample& cx, bool overridden,
+                         const ReplayNarration& narration, std::ostream& out);
+
+}  // namespace preemptcheck::report
