@@ -60,6 +60,31 @@ class FrontierStore {
     }
   }
 
+  /// The bytes state i takes in this store (offsets excluded).
+  std::size_t encoded_bytes(std::size_t i) const {
+    if constexpr (kRaw) {
+      return sizeof(State);
+    } else if constexpr (kPacked) {
+      return encoding(i).size();
+    } else {
+      return sizeof(State);
+    }
+  }
+
+  /// Makes room for `count` more states of `bytes` bytes in all, so that a store filled by
+  /// take() holds no more than it needs; may throw std::bad_alloc.
+  void reserve(std::size_t count, std::size_t bytes) {
+    if constexpr (kRaw || kPacked) {
+      bytes_.reserve(bytes_.size() + bytes);
+    }
+    if constexpr (kPacked && !kFixed) {
+      offsets_.reserve(offsets_.size() + count);
+    }
+    if constexpr (!kRaw && !kPacked) {
+      states_.reserve(states_.size() + count);
+    }
+  }
+
   /// Appends state i of `other` (moved out of it when stored as an object); may throw
   /// std::bad_alloc.
   void take(FrontierStore& other, std::size_t i) {
