@@ -17,9 +17,10 @@
 // the action indices on every rank.
 //
 // States travel as bytes (checker/distributed_codec.h); the collectives are RankGroup's
-// (checker/rank_group.h). This header holds the class and the level loop; the end of a level
-// and the walk of a counterexample across ranks are in checker/distributed_explorer_commit.h,
-// included at the end of this one.
+// (checker/rank_group.h). This header holds the class and the level loop (expanding rounds,
+// stop flags, progress); what an owner does with the successors it receives, the end of a
+// level and the walk of a counterexample across ranks are in
+// checker/distributed_explorer_commit.h, included at the end of this one.
 //
 // Failures: an exception on one rank is reported to all at the end of the round and every
 // rank throws RankFailure naming the lowest failing rank; std::bad_alloc stops the search
