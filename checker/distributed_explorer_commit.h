@@ -1,0 +1,245 @@
+// DistributedExplorer's owner side of a level: the successors a rank receives, kept per new
+// fingerprint with their smallest key; at the end of the level, the new states of every rank
+// numbered in the sequential order (keys sent to the rank owning their parent-id block,
+// merged, offset by an exclusive scan), the step at which the sequential search would stop
+// found over all ranks and the states and steps below it recorded; and the counterexample,
+// its parent links walked across the ranks (one collective per step) and the model re-run
+// along them. Part of checker/distributed_explorer.h, which includes it.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/distributed_codec.h"
+#include "checker/distributed_explorer.h"
+#include "checker/explore_result.h"
+#include "checker/visited_set.h"
+
+namespace preemptcheck::checker::detail {
+
+// Keeps, per fingerprint not yet visited, the smallest key and one encoding.
+template <Model M>
+void DistributedExplorer<M>::receive(const std::vector<std::byte>& in) {
+  std::size_t at = 0;
+  while (at < in.size()) {
+    const std::uint64_t fingerprint = read_u64(in.data() + at);
+    const std::uint64_t key = read_u64(in.data() + at + 8);
+    const std::uint64_t length = read_u64(in.data() + at + 16);
+    const std::byte* bytes = in.data() + at + 24;
+    at += 24 + length;
+    if (visited_.find(fingerprint) != VisitedSet::kNoId) {
+      continue;
+    }
+    auto [it, inserted] = candidates_.try_emplace(fingerprint);
+    if (inserted) {
+      it->second = {key, level_bytes_.size(), length};
+      level_bytes_.insert(level_bytes_.end(), bytes, bytes + length);
+    } else if (key < it->second.key) {
+      it->second.key = key;
+      if constexpr (!kPacked && !kRaw) {
+        // Keep the winning path, so that the stored paths are the shortest-path tree's.
+        it->second.at = level_bytes_.size();
+        it->second.length = length;
+        level_bytes_.insert(level_bytes_.end(), bytes, bytes + length);
+      }
+    }
+  }
+}
+
+// Gives the new states their global ids (in key order over all ranks); returns them in
+// the order of `keys` (ascending).
+template <Model M>
+std::vector<std::uint64_t> DistributedExplorer<M>::global_positions(
+    const std::vector<std::uint64_t>& keys) const {
+  // The parent ids of this level are split into size_ contiguous blocks, one per rank.
+  const auto block_of = [&](std::uint64_t key) {
+    const std::uint64_t parent = key_parent(key) - level_start_;
+    return static_cast<int>(parent * static_cast<std::uint64_t>(size_) / level_size_);
+  };
+  std::vector<std::vector<std::uint64_t>> out(size_);
+  for (const std::uint64_t key : keys) {
+    out[block_of(key)].push_back(key);
+  }
+  std::vector<std::size_t> from;
+  const std::vector<std::uint64_t> in = ranks_.exchange(out, from);
+  // Every key is unique over the ranks: its position in the block is its rank in `in`.
+  std::vector<std::uint64_t> sorted = in;
+  std::sort(sorted.begin(), sorted.end());
+  std::uint64_t total = sorted.size();
+  std::uint64_t offset = 0;
+  MPI_Exscan(&total, &offset, 1, MPI_UINT64_T, MPI_SUM, ranks_.comm());
+  if (rank_ == 0) {
+    offset = 0;
+  }
+  std::vector<std::vector<std::uint64_t>> back(size_);
+  for (int r = 0; r < size_; ++r) {
+    for (std::size_t i = from[r]; i < from[r + 1]; ++i) {
+      const auto position = static_cast<std::uint64_t>(
+          std::lower_bound(sorted.begin(), sorted.end(), in[i]) - sorted.begin());
+      back[r].push_back(offset + position);
+    }
+  }
+  std::vector<std::size_t> unused;
+  std::vector<std::uint64_t> positions_by_block = ranks_.exchange(back, unused);
+  // Replies arrive by block, and within a block in the order the keys were sent; keys
+  // were sent in ascending order and blocks ascend with keys, so this is `keys`' order.
+  return positions_by_block;
+}
+
+// Ends the level: numbers the new states, finds where the sequential search stops in it,
+// records everything before that point. Returns whether the search goes on.
+template <Model M>
+bool DistributedExplorer<M>::commit() {
+  struct Entry {
+    std::uint64_t key;
+    std::uint64_t fingerprint;
+    const Candidate* candidate;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(candidates_.size());
+  for (const auto& [fingerprint, candidate] : candidates_) {
+    entries.push_back({candidate.key, fingerprint, &candidate});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& x, const Entry& y) { return x.key < y.key; });
+  std::vector<std::uint64_t> keys;
+  keys.reserve(entries.size());
+  for (const Entry& e : entries) {
+    keys.push_back(e.key);
+  }
+  const std::vector<std::uint64_t> positions = global_positions(keys);
+  const std::uint64_t total = ranks_.all_sum(entries.size());
+
+  // The step that ends the search in this level, if any.
+  const std::uint64_t first = ranks_.all_min(first_key_);
+  std::uint64_t bound = first == kNoKey ? kNoKey : first + 1;
+  bool max_states = false;
+  if (count_ + total > capacity_) {
+    std::uint64_t local_cut = kNoKey;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (count_ + positions[i] >= capacity_) {
+        local_cut = std::min(local_cut, entries[i].key);
+      }
+    }
+    const std::uint64_t cut = ranks_.all_min(local_cut);
+    if (cut < bound) {
+      bound = cut;
+      max_states = true;
+    }
+  }
+  const auto admitted = static_cast<std::size_t>(
+      std::lower_bound(keys.begin(), keys.end(), bound) - keys.begin());
+  const std::uint64_t admitted_total = ranks_.all_sum(admitted);
+  const std::uint64_t steps = ranks_.all_sum(local_steps_below(bound));
+  const bool go_on = bound == kNoKey;
+
+  // Store the admitted states and the next frontier.
+  EncodedFrontier next;
+  visited_.reserve(admitted);
+  for (std::size_t r = 0; r < admitted; ++r) {
+    const Entry& e = entries[r];
+    const auto id = static_cast<std::uint32_t>(count_ + positions[r]);
+    visited_.add(e.fingerprint);
+    ids_.push_back(id);
+    parent_.push_back(static_cast<std::uint32_t>(key_parent(e.key)));
+    action_.push_back(key_action(e.key));
+    if (go_on) {
+      next.push({level_bytes_.data() + e.candidate->at, e.candidate->length}, id);
+    }
+  }
+  candidates_.clear();
+  level_bytes_.clear();
+  level_bytes_.shrink_to_fit();
+
+  // Witnesses below the bound.
+  for (std::size_t p = 0; p < reached_key_.size(); ++p) {
+    if (ranks_.all_min(reached_key_[p]) < bound) {
+      result_.reached[p] = true;
+    }
+  }
+  if (first != kNoKey && first < bound) {
+    result_.violation = pick_violation(first);
+    result_.violating_states.push_back(result_.violation->state);
+  }
+  transitions_ += steps;
+  if (admitted_total > 0) {
+    result_.level_starts.push_back(static_cast<std::uint32_t>(count_));
+  }
+  count_ += admitted_total;
+  if (max_states) {
+    result_.limit = kMaxStatesLimit;
+  }
+  frontier_ = std::move(next);
+  frontier_total_ = go_on ? admitted_total : 0;
+  succ_.clear();
+  return go_on;
+}
+
+// Steps out of this rank's frontier states whose key is below `key`.
+template <Model M>
+std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const {
+  std::uint64_t steps = 0;
+  const std::uint64_t parent = key == kNoKey ? kNoKey : key_parent(key);
+  for (std::size_t i = 0; i < frontier_.size(); ++i) {
+    if (frontier_.ids[i] < parent) {
+      steps += succ_[i];
+    } else if (frontier_.ids[i] == parent) {
+      steps += std::min<std::uint64_t>(key_action(key), succ_[i]);
+    }
+  }
+  return steps;
+}
+
+// The counterexample of the smallest violating step `key`, the same on every rank.
+template <Model M>
+auto DistributedExplorer<M>::pick_violation(std::uint64_t key) -> Violation<Action> {
+  const int holder = static_cast<int>(ranks_.all_min(
+      first_key_ == key ? static_cast<std::uint64_t>(rank_)
+                        : std::numeric_limits<std::uint64_t>::max()));
+  std::uint64_t fingerprint = first_fp_;
+  MPI_Bcast(&fingerprint, 1, MPI_UINT64_T, holder, ranks_.comm());
+  Observation obs;
+  const std::string messages = ranks_.broadcast(encode_observation(first_obs_), holder);
+  decode_observation(messages, obs);
+  const std::uint32_t found = owner(fingerprint) == rank_ ? visited_.find(fingerprint)
+                                                          : VisitedSet::kNoId;
+  const auto state = static_cast<std::uint32_t>(
+      ranks_.all_min(found == VisitedSet::kNoId ? kNoKey : ids_[found]));
+  const std::uint64_t transition = transitions_ + ranks_.all_sum(local_steps_below(key));
+  std::vector<Action> path =
+      path_through(static_cast<std::uint32_t>(key_parent(key)), key_action(key));
+  return make_violation(obs, result_.properties, std::move(path), state, transition);
+}
+
+// The actions from the initial state to state `id` and then its action number `last`:
+// the parent links are walked across the ranks, then the model re-run along them.
+template <Model M>
+auto DistributedExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
+    -> std::vector<Action> {
+  std::vector<PathLink> links;
+  for (std::uint32_t x = id; x != 0;) {
+    std::uint64_t mine[3] = {0, 0, 0};
+    const auto it = std::lower_bound(ids_.begin(), ids_.end(), x);
+    if (it != ids_.end() && *it == x) {
+      const auto local = static_cast<std::size_t>(it - ids_.begin());
+      mine[0] = parent_[local];
+      mine[1] = action_[local];
+      mine[2] = visited_.fingerprints()[local];
+    }
+    std::uint64_t found[3] = {0, 0, 0};
+    MPI_Allreduce(mine, found, 3, MPI_UINT64_T, MPI_MAX, ranks_.comm());
+    links.push_back({found[2], static_cast<std::uint16_t>(found[1])});
+    x = static_cast<std::uint32_t>(found[0]);
+  }
+  std::reverse(links.begin(), links.end());
+  return replay_links(model_, links, last);
+}
+
+}  // namespace preemptcheck::checker::detail

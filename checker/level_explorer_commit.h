@@ -1,0 +1,254 @@
+// LevelExplorer's end of a level: the new states ordered by step key (each worker's list
+// sorted on a thread of its own, then merged), the step at which the sequential search would
+// have stopped (first violation, each property's own first violation, or the first state past
+// max_states), the states, violations, witnesses and transitions below that step recorded, and
+// a counterexample rebuilt from the parent links. Part of checker/level_explorer.h, which
+// includes it.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <iterator>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "checker/chunked_array.h"
+#include "checker/explore_result.h"
+#include "checker/frontier_store.h"
+#include "checker/level_explorer.h"
+
+namespace preemptcheck::checker::detail {
+
+// Ends the level: orders the new states, finds where the sequential search would have
+// stopped in it, and records everything before that point. Returns whether the search
+// goes on.
+template <Model M>
+bool LevelExplorer<M>::commit() {
+  struct Entry {
+    std::uint64_t key;
+    std::uint32_t worker;
+    std::uint32_t index;
+  };
+  // Each worker's new states, keyed and sorted on a thread of their own, then merged.
+  // Keys are unique (one step reaches one state), so the order is the same for every
+  // thread count.
+  const auto by_key = [](const Entry& x, const Entry& y) { return x.key < y.key; };
+  std::vector<std::vector<Entry>> sorted(workers_.size());
+  {
+    const auto key_worker = [&](std::uint32_t w) {
+      const auto& fps = workers_[w]->found_fps;
+      std::vector<Entry>& list = sorted[w];
+      list.reserve(fps.size());
+      for (std::size_t i = 0; i < fps.size(); ++i) {
+        list.push_back({table_->find_key(fps[i]), w, static_cast<std::uint32_t>(i)});
+      }
+      std::sort(list.begin(), list.end(), by_key);
+    };
+    std::vector<std::jthread> pool;
+    std::exception_ptr error;
+    std::atomic<bool> failed{false};
+    for (std::uint32_t w = 1; w < workers_.size(); ++w) {
+      pool.emplace_back([&, w] {
+        try {
+          key_worker(w);
+        } catch (...) {
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
+      });
+    }
+    key_worker(0);
+    pool.clear();  // joins
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+  std::vector<Entry> entries = std::move(sorted[0]);
+  for (std::size_t w = 1; w < sorted.size(); ++w) {
+    std::vector<Entry> merged;
+    merged.reserve(entries.size() + sorted[w].size());
+    std::merge(entries.begin(), entries.end(), sorted[w].begin(), sorted[w].end(),
+               std::back_inserter(merged), by_key);
+    entries = std::move(merged);
+    sorted[w] = std::vector<Entry>();
+  }
+
+  // The step that ends the search in this level, if any: every step below `bound` counts.
+  std::uint64_t bound = kNoKey;
+  std::vector<Pick> picks(result_.properties.size());
+  Pick first;
+  for (const auto& worker : workers_) {
+    if (worker->first_key < first.key) {
+      first = {worker->first_key, &worker->first_obs, worker->first_fp};
+    }
+    for (std::size_t p = 0; opts_.per_property && p < picks.size(); ++p) {
+      if (worker->property_key[p] < picks[p].key) {
+        picks[p] = {worker->property_key[p], &worker->property_obs[p], worker->property_fp[p]};
+      }
+    }
+  }
+  if (opts_.per_property) {
+    std::uint64_t last = 0;
+    std::size_t newly = 0;
+    for (std::size_t p = 0; p < picks.size(); ++p) {
+      if (picks[p].key != kNoKey) {
+        ++newly;
+        last = std::max(last, picks[p].key);
+      }
+    }
+    if (remaining_ > 0 && newly == remaining_) {
+      bound = last + 1;
+    }
+  } else if (opts_.stop_at_violation && first.key != kNoKey) {
+    bound = first.key + 1;
+  }
+  bool max_states = false;
+  const std::uint64_t count = visited_.size();
+  if (count + entries.size() > capacity_) {
+    const std::uint64_t cut = entries[capacity_ - count].key;
+    if (cut < bound) {
+      bound = cut;
+      max_states = true;
+    }
+  }
+  const auto admitted = static_cast<std::size_t>(
+      std::lower_bound(entries.begin(), entries.end(), bound,
+                       [](const Entry& e, std::uint64_t b) { return e.key < b; }) -
+      entries.begin());
+
+  // Steps before a key, counted in the sequential order.
+  std::vector<std::uint64_t> before(level_size_ + 1, 0);
+  for (std::size_t i = 0; i < level_size_; ++i) {
+    before[i + 1] = before[i] + succ_[i];
+  }
+  const auto steps_below = [&](std::uint64_t key) -> std::uint64_t {
+    if (key == kNoKey) {
+      return before[level_size_];
+    }
+    const std::uint64_t parent = key_parent(key) - level_start_;
+    if (parent >= level_size_) {
+      return before[level_size_];
+    }
+    return before[parent] + std::min<std::uint64_t>(key_action(key), succ_[parent]);
+  };
+  const std::uint64_t steps = steps_below(bound);
+
+  // Everything that can fail is done before anything is recorded.
+  const bool go_on = bound == kNoKey;
+  FrontierStore<M> next;
+  if (go_on) {
+    for (const Entry& e : entries) {
+      next.take(workers_[e.worker]->found, e.index);
+    }
+  }
+  const std::size_t more_bytes =
+      visited_.bytes_after_reserve(admitted) - visited_.bytes() +
+      (admitted + ChunkedArray<std::uint32_t>::kBlock) * (sizeof(std::uint32_t) + 2);
+  if (!fits(more_bytes)) {
+    return false;
+  }
+  visited_.reserve(admitted);
+  parent_.reserve(count + admitted);
+  action_.reserve(count + admitted);
+  for (std::size_t r = 0; r < admitted; ++r) {
+    const Entry& e = entries[r];
+    visited_.add(workers_[e.worker]->found_fps[e.index]);
+    parent_.push_back(static_cast<std::uint32_t>(key_parent(e.key)));
+    action_.push_back(key_action(e.key));
+  }
+  // Violations and witnesses below the bound.
+  std::vector<std::uint32_t> violating;
+  for (const auto& worker : workers_) {
+    for (const auto& [key, fingerprint] : worker->violating) {
+      if (key < bound) {
+        violating.push_back(visited_.find(fingerprint));
+      }
+    }
+  }
+  std::optional<Violation<Action>> violation;
+  if (!result_.violation && first.key < bound) {
+    violation = pick_violation(first, first.obs->violated.front().first, steps_below);
+  }
+  std::vector<std::pair<std::size_t, Violation<Action>>> own;
+  for (std::size_t p = 0; opts_.per_property && p < picks.size(); ++p) {
+    if (picks[p].key < bound) {
+      own.emplace_back(p, pick_violation(picks[p], p, steps_below));
+    }
+  }
+  result_.violating_states.insert(result_.violating_states.end(), violating.begin(),
+                                  violating.end());
+  for (const auto& worker : workers_) {
+    for (std::size_t p = 0; p < result_.reached.size(); ++p) {
+      if (worker->reached_key[p] < bound) {
+        result_.reached[p] = true;
+      }
+    }
+  }
+  for (auto& [p, v] : own) {
+    decided_[p] = true;
+    --remaining_;
+    result_.property_results[p].status = PropertyStatus::kViolated;
+    result_.property_results[p].violation = std::move(v);
+  }
+  if (violation) {
+    if (opts_.stop_at_violation && !opts_.per_property) {
+      result_.violating_states.push_back(violation->state);
+    }
+    result_.violation = std::move(violation);
+  }
+  transitions_ += steps;
+  if (admitted > 0) {
+    result_.level_starts.push_back(static_cast<std::uint32_t>(count));
+  }
+  last_new_ = admitted;
+  if (max_states) {
+    result_.limit = kMaxStatesLimit;
+  }
+  frontier_ = std::move(next);
+  return go_on;
+}
+
+// The counterexample of a picked step, rebuilt from the parents, for `property`.
+template <Model M>
+template <class StepsBelow>
+auto LevelExplorer<M>::pick_violation(const Pick& pick, std::size_t property,
+                                      const StepsBelow& steps_below) -> Violation<Action> {
+  const auto parent = static_cast<std::uint32_t>(key_parent(pick.key));
+  std::vector<Action> path = path_through(parent, key_action(pick.key));
+  return make_violation(*pick.obs, property, result_.properties, std::move(path),
+                        visited_.find(pick.fingerprint), transitions_ + steps_below(pick.key));
+}
+
+// The actions from the initial state to state `id` and then its action number `last`,
+// found by re-running the model along the recorded parents.
+template <Model M>
+auto LevelExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
+    -> std::vector<Action> {
+  std::vector<PathLink> links;
+  for (const std::uint32_t x : ids_from_root(id, [&](std::uint32_t y) { return parent_[y - 1]; })) {
+    links.push_back({visited_.fingerprints()[x], action_[x - 1]});
+  }
+  return replay_links(model_, links, last);
+}
+
+// Records the per-property counterexamples of one violating step (the initial state).
+template <Model M>
+void LevelExplorer<M>::record_properties(const Observation& obs, const Violation<Action>& first) {
+  for (const auto& [property, message] : obs.violated) {
+    if (decided_[property]) {
+      continue;
+    }
+    decided_[property] = true;
+    --remaining_;
+    auto& entry = result_.property_results[property];
+    entry.status = PropertyStatus::kViolated;
+    entry.violation = make_violation(obs, property, result_.properties, first.path, first.state,
+                                     first.transition);
+  }
+}
+
+}  // namespace preemptcheck::checker::detail
