@@ -141,6 +141,11 @@ bool LevelExplorer<M>::commit() {
   const bool go_on = bound == kNoKey;
   FrontierStore<M> next;
   if (go_on) {
+    std::size_t bytes = 0;
+    for (const Entry& e : entries) {
+      bytes += workers_[e.worker]->found.encoded_bytes(e.index);
+    }
+    next.reserve(entries.size(), bytes);
     for (const Entry& e : entries) {
       next.take(workers_[e.worker]->found, e.index);
     }
