@@ -110,9 +110,9 @@ class DistributedExplorer {
     if ((stop & kStopError) == 0) {
       return;
     }
-    const auto failing = static_cast<int>(ranks_.all_min(
-        error_.empty() ? std::numeric_limits<std::uint64_t>::max()
-                       : static_cast<std::uint64_t>(rank_)));
+    const auto failing =
+        static_cast<int>(ranks_.all_min(error_.empty() ? std::numeric_limits<std::uint64_t>::max()
+                                                       : static_cast<std::uint64_t>(rank_)));
     const std::string message = ranks_.broadcast(error_, failing);
     throw RankFailure("rank " + std::to_string(failing) + " of " + std::to_string(size_) +
                       " failed: " + message);
@@ -226,8 +226,7 @@ class DistributedExplorer {
       return;
     }
     next_progress_ = seconds + opts_.progress_interval_seconds;
-    opts_.progress(
-        progress_stats(count_, transitions_, result_, seconds, frontier_total_, memory));
+    opts_.progress(progress_stats(count_, transitions_, result_, seconds, frontier_total_, memory));
   }
 
   bool any_enabled() const {

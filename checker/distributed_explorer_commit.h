@@ -134,8 +134,8 @@ bool DistributedExplorer<M>::commit() {
       max_states = true;
     }
   }
-  const auto admitted = static_cast<std::size_t>(
-      std::lower_bound(keys.begin(), keys.end(), bound) - keys.begin());
+  const auto admitted =
+      static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), bound) - keys.begin());
   const std::uint64_t admitted_total = ranks_.all_sum(admitted);
   const std::uint64_t steps = ranks_.all_sum(local_steps_below(bound));
   const bool go_on = bound == kNoKey;
@@ -200,18 +200,18 @@ std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const
 // The counterexample of the smallest violating step `key`, the same on every rank.
 template <Model M>
 auto DistributedExplorer<M>::pick_violation(std::uint64_t key) -> Violation<Action> {
-  const int holder = static_cast<int>(ranks_.all_min(
-      first_key_ == key ? static_cast<std::uint64_t>(rank_)
-                        : std::numeric_limits<std::uint64_t>::max()));
+  const int holder = static_cast<int>(
+      ranks_.all_min(first_key_ == key ? static_cast<std::uint64_t>(rank_)
+                                       : std::numeric_limits<std::uint64_t>::max()));
   std::uint64_t fingerprint = first_fp_;
   MPI_Bcast(&fingerprint, 1, MPI_UINT64_T, holder, ranks_.comm());
   Observation obs;
   const std::string messages = ranks_.broadcast(encode_observation(first_obs_), holder);
   decode_observation(messages, obs);
-  const std::uint32_t found = owner(fingerprint) == rank_ ? visited_.find(fingerprint)
-                                                          : VisitedSet::kNoId;
-  const auto state = static_cast<std::uint32_t>(
-      ranks_.all_min(found == VisitedSet::kNoId ? kNoKey : ids_[found]));
+  const std::uint32_t found =
+      owner(fingerprint) == rank_ ? visited_.find(fingerprint) : VisitedSet::kNoId;
+  const auto state =
+      static_cast<std::uint32_t>(ranks_.all_min(found == VisitedSet::kNoId ? kNoKey : ids_[found]));
   const std::uint64_t transition = transitions_ + ranks_.all_sum(local_steps_below(key));
   std::vector<Action> path =
       path_through(static_cast<std::uint32_t>(key_parent(key)), key_action(key));

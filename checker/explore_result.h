@@ -81,8 +81,7 @@ inline void check_action_count(std::size_t count) {
 /// Starts a result: the model's properties, none reached, and with per_property one
 /// (undecided) entry per property.
 template <class Action>
-void begin_result(Result<Action>& result, std::vector<PropertyInfo> properties,
-                  bool per_property) {
+void begin_result(Result<Action>& result, std::vector<PropertyInfo> properties, bool per_property) {
   result.properties = std::move(properties);
   result.reached.assign(result.properties.size(), false);
   if (per_property) {
@@ -134,9 +133,8 @@ Violation<Action> make_violation(const Observation& obs,
 
 /// The deepest level discovered so far (0 before the initial state).
 inline std::uint32_t deepest_level(const Summary& summary) {
-  return summary.level_starts.empty()
-             ? 0
-             : static_cast<std::uint32_t>(summary.level_starts.size() - 1);
+  return summary.level_starts.empty() ? 0
+                                      : static_cast<std::uint32_t>(summary.level_starts.size() - 1);
 }
 
 /// Ends a search: the outcome, the violating states ascending and once each, every
@@ -252,9 +250,8 @@ inline bool is_over_memory_or_rss(const Limits& limits, std::uint64_t bytes) {
 
 /// The progress counters: `states` and `transitions` so far, `queue` states waiting and
 /// `memory_bytes` held.
-inline Stats progress_stats(std::uint64_t states, std::uint64_t transitions,
-                            const Summary& summary, double seconds, std::uint64_t queue,
-                            std::uint64_t memory_bytes) {
+inline Stats progress_stats(std::uint64_t states, std::uint64_t transitions, const Summary& summary,
+                            double seconds, std::uint64_t queue, std::uint64_t memory_bytes) {
   Stats stats = make_stats(states, transitions, deepest_level(summary), seconds);
   stats.queue = queue;
   stats.memory_bytes = memory_bytes;

@@ -258,8 +258,9 @@ TEST(checkerExplorer, ReportsWitnessesReachedAndUnreached) {
 TEST(checkerExplorer, WitnessOnStepIntoVisitedStateCounts) {
   std::vector<std::tuple<std::uint32_t, std::uint32_t, CountersAction, bool>> edges;
   ExploreOptions<CountersAction> opts;
-  opts.on_edge = [&](std::uint32_t from, std::uint32_t to, const CountersAction& a,
-                     bool is_new) { edges.emplace_back(from, to, a, is_new); };
+  opts.on_edge = [&](std::uint32_t from, std::uint32_t to, const CountersAction& a, bool is_new) {
+    edges.emplace_back(from, to, a, is_new);
+  };
   const auto result = explore(Counters(1), Limits{}, opts);
   // (0,0)=0 -> (1,0)=1, (0,1)=2; (1,0) -> (1,1)=3 new; (0,1) -> (1,1) visited.
   using E = std::tuple<std::uint32_t, std::uint32_t, CountersAction, bool>;
@@ -280,8 +281,7 @@ TEST(checkerExplorer, FindsTheShortestCounterexample) {
   EXPECT_EQ(v.name, "not-six");
   EXPECT_EQ(v.message, "x is six");
   // The same step also broke below-six; it is listed once, with its first message.
-  EXPECT_EQ(v.also_violated,
-            (std::vector<PropertyMessage>{{"below-six", "x is not below six"}}));
+  EXPECT_EQ(v.also_violated, (std::vector<PropertyMessage>{{"below-six", "x is not below six"}}));
   // Discovered: 0, 1, 3 (depth 1), 2, 4 from 1, then 4 again and 6 from 3.
   EXPECT_EQ(v.state, 5U);
   EXPECT_EQ(v.transition, std::optional<std::uint64_t>(5));
@@ -311,7 +311,8 @@ TEST(checkerExplorer, ExploresOnPastViolationsWhenAsked) {
   EXPECT_EQ(edges, 22U);
   EXPECT_EQ(new_edges, 12U);
   // Still the shallowest counterexample; every state x >= 6 is entered by a violating step.
-  EXPECT_EQ(result.violation->path, (std::vector<HopsAction>{HopsAction::kAdd3, HopsAction::kAdd3}));
+  EXPECT_EQ(result.violation->path,
+            (std::vector<HopsAction>{HopsAction::kAdd3, HopsAction::kAdd3}));
   EXPECT_EQ(result.violating_states.size(), 7U);
   for (const std::uint32_t id : result.violating_states) {
     EXPECT_GE(result.depth_of(id), 2U);
@@ -341,8 +342,7 @@ TEST(checkerExplorer, ReportsViolatingInitialState) {
   EXPECT_TRUE(v.path.empty());
   EXPECT_EQ(v.property, 1U);
   EXPECT_EQ(v.name, "good-start");
-  EXPECT_EQ(v.also_violated,
-            (std::vector<PropertyMessage>{{"no-reset-from-three", "also bad"}}));
+  EXPECT_EQ(v.also_violated, (std::vector<PropertyMessage>{{"no-reset-from-three", "also bad"}}));
   EXPECT_EQ(v.state, 0U);
   EXPECT_FALSE(v.transition.has_value());
   EXPECT_EQ(result.stats.states, 1U);

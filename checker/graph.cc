@@ -103,7 +103,8 @@ class GraphWriter {
 
   void operator()(std::ostream& out) const {
     write_legend(out);
-    if (graph_.vertices.size() <= kQuickLayoutStates) return;
+    if (graph_.vertices.size() <= kQuickLayoutStates)
+      return;
     out << "// " << graph_.vertices.size() << " states: laid out with dot's quickest settings\n"
         << "graph [newrank=true, splines=false, nslimit=0, nslimit1=0, mclimit=0.001, "
            "remincross=false, searchsize=1, maxiter=1];\n";
@@ -160,8 +161,7 @@ void write_dot(const StateGraph& graph, std::ostream& out) {
   for (std::size_t i = 0; i < graph.edges.size(); ++i) {
     boost::add_edge(graph.edges[i].from, graph.edges[i].to, i, dot);
   }
-  boost::write_graphviz(out, dot, VertexWriter(graph), EdgeWriter(graph, dot),
-                        GraphWriter(graph));
+  boost::write_graphviz(out, dot, VertexWriter(graph), EdgeWriter(graph, dot), GraphWriter(graph));
 }
 
 namespace detail {

@@ -82,12 +82,12 @@ void mark_counterexample(StateGraph& graph, const std::vector<std::size_t>& tree
 /// has more than `max_states` states. The bold path is the shortest counterexample, the one
 /// explore() reports.
 template <Model M, class StateLabel, class ActionLabel>
-  requires std::convertible_to<std::invoke_result_t<const StateLabel&, const typename M::State&>,
-                               std::string> &&
-           std::convertible_to<
-               std::invoke_result_t<const ActionLabel&, const typename M::Action&>, std::string>
-GraphBuild build_graph(const M& model, std::size_t max_states, const StateLabel& state_label,
-                       const ActionLabel& action_label) {
+requires std::convertible_to<std::invoke_result_t<const StateLabel&, const typename M::State&>,
+                             std::string> &&
+    std::convertible_to<std::invoke_result_t<const ActionLabel&, const typename M::Action&>,
+                        std::string>
+        GraphBuild build_graph(const M& model, std::size_t max_states,
+                               const StateLabel& state_label, const ActionLabel& action_label) {
   using Action = typename M::Action;
   using State = typename M::State;
 
@@ -147,13 +147,12 @@ struct NeighbourhoodBuild {
 };
 
 /// The neighbourhood of `path` (actions from the initial state): every state along it, bold and
-/// labelled "#k" after its step number ("#2, #4" for a state the path reaches twice), and one level of every other successor of each state
-/// before the last (dashed), in the model's action order. A successor equal to a state already
-/// drawn is the same vertex. States entered by a step that violates an `always` property are
-/// marked violating.
+/// labelled "#k" after its step number ("#2, #4" for a state the path reaches twice), and one level
+/// of every other successor of each state before the last (dashed), in the model's action order. A
+/// successor equal to a state already drawn is the same vertex. States entered by a step that
+/// violates an `always` property are marked violating.
 template <Model M, class StateLabel, class ActionLabel>
-NeighbourhoodBuild build_neighbourhood(const M& model,
-                                       const std::vector<typename M::Action>& path,
+NeighbourhoodBuild build_neighbourhood(const M& model, const std::vector<typename M::Action>& path,
                                        const StateLabel& state_label,
                                        const ActionLabel& action_label) {
   using Action = typename M::Action;
@@ -189,7 +188,8 @@ NeighbourhoodBuild build_neighbourhood(const M& model,
   number(at, 0);
   // A path that returns to a state it passed shows both step numbers on it.
   auto label_path = [&] {
-    for (const auto& [v, n] : step_numbers) g.vertices[v].label = n + "\n" + g.vertices[v].label;
+    for (const auto& [v, n] : step_numbers)
+      g.vertices[v].label = n + "\n" + g.vertices[v].label;
   };
   std::vector<Action> enabled;
   for (std::size_t i = 0; i < path.size(); ++i) {
@@ -207,7 +207,8 @@ NeighbourhoodBuild build_neighbourhood(const M& model,
       State s = model.next_state(current, a, obs);
       const bool on_path = a == path[i] && !next;
       const std::uint32_t to = vertex(s, on_path);
-      if (!obs.violated.empty()) g.vertices[to].violating = true;
+      if (!obs.violated.empty())
+        g.vertices[to].violating = true;
       g.edges.push_back({at, to, std::string(std::invoke(action_label, a)), on_path, !on_path});
       if (on_path) {
         next_vertex = to;

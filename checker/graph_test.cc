@@ -65,7 +65,8 @@ std::size_t count(const std::string& text, const std::string& needle) {
 // The DOT text without its legend box, and the legend box alone.
 std::pair<std::string, std::string> split_legend(const std::string& text) {
   const auto begin = text.find("subgraph cluster_legend {");
-  if (begin == std::string::npos) return {text, ""};
+  if (begin == std::string::npos)
+    return {text, ""};
   const auto end = text.find("}\n", begin) + 2;
   return {text.substr(0, begin) + text.substr(end), text.substr(begin, end - begin)};
 }
@@ -79,8 +80,7 @@ TEST(checkerGraph, BuildsTheWholeSpaceWithTheCounterexample) {
   ASSERT_EQ(g.edges.size(), 12U);
 
   // Ids: 0:x=0, 1:x=1, 2:x=3, 3:x=2, 4:x=4, 5:x=6, 6:x=5, 7:x=7.
-  const std::vector<std::string> labels = {"x=0", "x=1", "x=3", "x=2",
-                                           "x=4", "x=6", "x=5", "x=7"};
+  const std::vector<std::string> labels = {"x=0", "x=1", "x=3", "x=2", "x=4", "x=6", "x=5", "x=7"};
   for (std::size_t id = 0; id < labels.size(); ++id) {
     EXPECT_EQ(g.vertices[id].label, labels[id]) << id;
     EXPECT_EQ(g.vertices[id].initial, id == 0) << id;
@@ -137,7 +137,8 @@ TEST(checkerGraph, NeighbourhoodDrawsThePathAndOneLevelAround) {
   EXPECT_EQ(off_path, 2U);
   EXPECT_EQ(g.vertices[0].label, "#0\nx=0");
   EXPECT_TRUE(g.vertices[0].initial);
-  for (const GraphVertex& v : g.vertices) EXPECT_EQ(v.violating, v.label == "#2\nx=6") << v.label;
+  for (const GraphVertex& v : g.vertices)
+    EXPECT_EQ(v.violating, v.label == "#2\nx=6") << v.label;
   std::ostringstream dot;
   write_dot(g, dot);
   const auto [text, legend] = split_legend(dot.str());
@@ -145,8 +146,8 @@ TEST(checkerGraph, NeighbourhoodDrawsThePathAndOneLevelAround) {
   EXPECT_NE(legend.find("step off the path"), std::string::npos) << legend;
 
   // A step that is not enabled is reported with its index.
-  const NeighbourhoodBuild stuck = build_neighbourhood(
-      SmallHops(), {A::kAdd3, A::kAdd3, A::kAdd3}, state_label, action_label);
+  const NeighbourhoodBuild stuck =
+      build_neighbourhood(SmallHops(), {A::kAdd3, A::kAdd3, A::kAdd3}, state_label, action_label);
   EXPECT_EQ(stuck.not_enabled, std::optional<std::size_t>(2));
 }
 
@@ -155,8 +156,7 @@ TEST(checkerGraph, EscapesLabels) {
   g.vertices.push_back({"say \"hi\"\nback\\slash", true, false, false, false});
   std::ostringstream dot;
   write_dot(g, dot);
-  EXPECT_NE(dot.str().find(R"(label="say \"hi\"\nback\\slash")"), std::string::npos)
-      << dot.str();
+  EXPECT_NE(dot.str().find(R"(label="say \"hi\"\nback\\slash")"), std::string::npos) << dot.str();
 }
 
 TEST(checkerGraph, RefusesTooManyStates) {

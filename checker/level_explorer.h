@@ -65,8 +65,7 @@ class LevelExplorer {
     } catch (const std::bad_alloc&) {
       stop_for(kOutOfMemory);
     }
-    return finish_result(result_, visited_.size(), transitions_, clock_.seconds(),
-                         memory_bytes());
+    return finish_result(result_, visited_.size(), transitions_, clock_.seconds(), memory_bytes());
   }
 
  private:
@@ -74,7 +73,7 @@ class LevelExplorer {
 
   // What one worker found in a level.
   struct Worker {
-    FrontierStore<M> found;               // the states this worker claimed first
+    FrontierStore<M> found;                // the states this worker claimed first
     std::vector<std::uint64_t> found_fps;  // their fingerprints
     std::vector<Action> actions;
     Observation obs;
@@ -264,8 +263,8 @@ class LevelExplorer {
   }
 
   std::uint64_t memory_bytes() const {
-    std::uint64_t bytes = visited_.bytes() + parent_.bytes() + action_.bytes() +
-                          frontier_.bytes() + succ_.capacity() * sizeof(std::uint32_t);
+    std::uint64_t bytes = visited_.bytes() + parent_.bytes() + action_.bytes() + frontier_.bytes() +
+                          succ_.capacity() * sizeof(std::uint32_t);
     if (table_) {
       bytes += table_->bytes();
     }
@@ -304,8 +303,7 @@ class LevelExplorer {
       const std::uint64_t claimed = table_ ? table_->size() : 0;
       opts_.progress(progress_stats(visited_.size() + claimed,
                                     transitions_ + level_steps_.load(std::memory_order_relaxed),
-                                    result_, seconds, frontier_.size() + claimed,
-                                    memory_bytes()));
+                                    result_, seconds, frontier_.size() + claimed, memory_bytes()));
     }
     return true;
   }

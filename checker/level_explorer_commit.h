@@ -57,7 +57,8 @@ bool LevelExplorer<M>::commit() {
         try {
           key_worker(w);
         } catch (...) {
-          if (!failed.exchange(true)) error = std::current_exception();
+          if (!failed.exchange(true))
+            error = std::current_exception();
         }
       });
     }

@@ -114,17 +114,14 @@ class GraphModel {
 
   // Variable-length packing (a little-endian varint), only for Storage::kPacked.
   void pack(const State& s, std::vector<std::byte>& out) const
-    requires(kStorage == Storage::kPacked)
-  {
+      requires(kStorage == Storage::kPacked) {
     std::uint32_t x = s;
     do {
       out.push_back(static_cast<std::byte>((x & 0x7f) | (x > 0x7f ? 0x80 : 0)));
       x >>= 7;
     } while (x != 0);
   }
-  State unpack(std::span<const std::byte> bytes) const
-    requires(kStorage == Storage::kPacked)
-  {
+  State unpack(std::span<const std::byte> bytes) const requires(kStorage == Storage::kPacked) {
     std::uint32_t x = 0;
     for (std::size_t i = bytes.size(); i-- > 0;) {
       x = (x << 7) | (static_cast<std::uint32_t>(bytes[i]) & 0x7f);
@@ -185,7 +182,8 @@ Result<typename M::Action> reference(const M& model, const Limits& limits, bool 
                              r.violating_states.end());
     r.stats.states = states.size();
     r.stats.transitions = transitions;
-    r.stats.depth = r.level_starts.empty() ? 0 : static_cast<std::uint32_t>(r.level_starts.size() - 1);
+    r.stats.depth =
+        r.level_starts.empty() ? 0 : static_cast<std::uint32_t>(r.level_starts.size() - 1);
     return r;
   };
   const auto path_to = [&](std::uint32_t id, const Action& last) {
@@ -208,13 +206,15 @@ Result<typename M::Action> reference(const M& model, const Limits& limits, bool 
   r.level_starts.push_back(0);
   Observation obs;
   model.check_initial(states[0], obs);
-  for (auto p : obs.reached) r.reached[p] = true;
+  for (auto p : obs.reached)
+    r.reached[p] = true;
   if (!obs.violated.empty()) {
     Violation<Action> v;
     static_cast<Verdict&>(v) = verdict(obs);
     r.violation = v;
     r.violating_states.push_back(0);
-    if (stop) return finish();
+    if (stop)
+      return finish();
   }
   std::vector<Action> actions;
   for (std::uint32_t id = 0; id < states.size(); ++id) {
@@ -223,7 +223,8 @@ Result<typename M::Action> reference(const M& model, const Limits& limits, bool 
     actions.clear();
     model.enabled_actions(state, actions);
     if (limits.max_depth && depth >= *limits.max_depth) {
-      if (actions.empty()) continue;
+      if (actions.empty())
+        continue;
       r.limit = kMaxDepthLimit;
       return finish();
     }
@@ -242,13 +243,15 @@ Result<typename M::Action> reference(const M& model, const Limits& limits, bool 
       if (is_new) {
         to = static_cast<std::uint32_t>(states.size());
         ids[fp] = to;
-        if (depth + 1 == r.level_starts.size()) r.level_starts.push_back(to);
+        if (depth + 1 == r.level_starts.size())
+          r.level_starts.push_back(to);
         states.push_back(next);
         via.emplace_back(id, a);
       } else {
         to = it->second;
       }
-      for (auto p : obs.reached) r.reached[p] = true;
+      for (auto p : obs.reached)
+        r.reached[p] = true;
       if (!obs.violated.empty()) {
         if (!r.violation) {
           Violation<Action> v;
@@ -259,7 +262,8 @@ Result<typename M::Action> reference(const M& model, const Limits& limits, bool 
           r.violation = v;
         }
         r.violating_states.push_back(to);
-        if (stop) return finish();
+        if (stop)
+          return finish();
       }
     }
   }
@@ -295,8 +299,10 @@ void compare_on_random_graphs(std::uint64_t seed, int runs) {
     const Graph g = random_graph(random);
     const GraphModel<kStorage> model(g);
     Limits limits;
-    if (random.below(3) == 0) limits.max_states = random.below(60);
-    if (random.below(3) == 0) limits.max_depth = random.below(8);
+    if (random.below(3) == 0)
+      limits.max_states = random.below(60);
+    if (random.below(3) == 0)
+      limits.max_depth = random.below(8);
     const bool stop = random.below(2) == 0;
     const auto want = reference(model, limits, stop);
     for (unsigned threads = 1; threads <= 4; ++threads) {
@@ -304,9 +310,10 @@ void compare_on_random_graphs(std::uint64_t seed, int runs) {
       opts.stop_at_violation = stop;
       opts.threads = threads;
       expect_same(want, explore(model, limits, opts),
-                  "seed " + std::to_string(seed) + " run " + std::to_string(run) +
-                      " threads " + std::to_string(threads));
-      if (::testing::Test::HasFailure()) return;
+                  "seed " + std::to_string(seed) + " run " + std::to_string(run) + " threads " +
+                      std::to_string(threads));
+      if (::testing::Test::HasFailure())
+        return;
     }
     // The graph mode (sequential, with the id map) agrees too.
     std::uint64_t edges = 0;
@@ -335,14 +342,19 @@ class Grid {
   explicit Grid(std::uint32_t n) : n_(n) {}
   State initial_state() const { return 0; }
   void enabled_actions(const State& s, std::vector<Action>& out) const {
-    if ((s >> 16) < n_) out.push_back(0);
-    if ((s & 0xffff) < n_) out.push_back(1);
-    if ((s >> 16) < n_ && (s & 0xffff) < n_) out.push_back(2);
+    if ((s >> 16) < n_)
+      out.push_back(0);
+    if ((s & 0xffff) < n_)
+      out.push_back(1);
+    if ((s >> 16) < n_ && (s & 0xffff) < n_)
+      out.push_back(2);
   }
   State next_state(const State& s, const Action& a, Observation& obs) const {
     const State next = s + (a == 0 ? 1U << 16 : a == 1 ? 1U : (1U << 16) + 1U);
-    if ((next >> 16) == bad_ && (next & 0xffff) == bad_ / 2) obs.violate(0, "bad corner");
-    if ((next >> 16) == n_) obs.reach(1);
+    if ((next >> 16) == bad_ && (next & 0xffff) == bad_ / 2)
+      obs.violate(0, "bad corner");
+    if ((next >> 16) == n_)
+      obs.reach(1);
     return next;
   }
   void check_initial(const State&, Observation&) const {}
@@ -360,8 +372,8 @@ TEST(checkerLevelExplorer, LargeLevelsMatchTheReference) {
   Grid grid(300);
   for (const std::uint32_t bad : {1U << 20, 150U}) {
     grid.bad_ = bad;
-    for (const std::optional<std::uint64_t> cap : {std::optional<std::uint64_t>(),
-                                                   std::optional<std::uint64_t>(45'000)}) {
+    for (const std::optional<std::uint64_t> cap :
+         {std::optional<std::uint64_t>(), std::optional<std::uint64_t>(45'000)}) {
       Limits limits;
       limits.max_states = cap;
       const auto want = reference(grid, limits, true);
@@ -443,7 +455,8 @@ class Starving : public Grid {
  public:
   Starving() : Grid(400) {}
   State next_state(const State& s, const Action& a, Observation& obs) const {
-    if (++calls_ > 20'000) throw std::bad_alloc();
+    if (++calls_ > 20'000)
+      throw std::bad_alloc();
     return Grid::next_state(s, a, obs);
   }
   mutable std::atomic<int> calls_{0};

@@ -66,9 +66,9 @@ void LevelExplorer<M>::work(unsigned w) {
         worker.action = 0;
       }
       worker.pending = false;
-      worker.found_bytes.store(worker.found.bytes() +
-                                   worker.found_fps.capacity() * sizeof(std::uint64_t),
-                               std::memory_order_relaxed);
+      worker.found_bytes.store(
+          worker.found.bytes() + worker.found_fps.capacity() * sizeof(std::uint64_t),
+          std::memory_order_relaxed);
       level_steps_.fetch_add(std::exchange(worker.steps, 0), std::memory_order_relaxed);
       if (w == 0 && !on_clock(false)) {
         abort_.store(true);

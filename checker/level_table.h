@@ -110,8 +110,7 @@ class LevelTable {
  private:
   static void lower(std::atomic<std::uint64_t>& word, std::uint64_t key) {
     std::uint64_t current = word.load(std::memory_order_relaxed);
-    while (key < current &&
-           !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
+    while (key < current && !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
     }
   }
 

@@ -68,9 +68,9 @@ concept Model = std::copyable<typename M::State> && std::copyable<typename M::Ac
 /// A model without it still works: a trivially copyable State is stored by memcpy, any other
 /// State as an object.
 template <class M>
-concept PackedModel = Model<M> && requires(const M& m, const typename M::State& s,
-                                           std::vector<std::byte>& out,
-                                           std::span<const std::byte> in) {
+concept PackedModel = Model<M> &&
+    requires(const M& m, const typename M::State& s, std::vector<std::byte>& out,
+             std::span<const std::byte> in) {
   { m.pack(s, out) } -> std::same_as<void>;
   { m.unpack(in) } -> std::same_as<typename M::State>;
 };

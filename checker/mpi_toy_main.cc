@@ -62,25 +62,40 @@ class ToyModel {
     if (settings_.kill_rank == rank_ && v.a + v.b + v.c == 3) {
       std::raise(SIGKILL);
     }
-    if (v.a + 1 < settings_.size) out.push_back(0);
-    if (v.b + 1 < settings_.size) out.push_back(1);
-    if (v.c + 1 < settings_.size) out.push_back(2);
+    if (v.a + 1 < settings_.size)
+      out.push_back(0);
+    if (v.b + 1 < settings_.size)
+      out.push_back(1);
+    if (v.c + 1 < settings_.size)
+      out.push_back(2);
     out.push_back(3);
-    if (v.a == v.b && v.c != 0) out.push_back(4);
+    if (v.a == v.b && v.c != 0)
+      out.push_back(4);
   }
   State next_state(const State& s, const int& action, Observation& obs) const {
     Counters v = get(s);
     switch (action) {
-      case 0: ++v.a; break;
-      case 1: ++v.b; break;
-      case 2: ++v.c; break;
-      case 3: v = {v.b, v.c, v.a}; break;
-      default: v.c = 0; break;
+      case 0:
+        ++v.a;
+        break;
+      case 1:
+        ++v.b;
+        break;
+      case 2:
+        ++v.c;
+        break;
+      case 3:
+        v = {v.b, v.c, v.a};
+        break;
+      default:
+        v.c = 0;
+        break;
     }
     if (settings_.violate && v.a == settings_.size - 2 && v.b == 3 && v.c == 2) {
       obs.violate(0, fmt::format("corner reached by action {}", action));
     }
-    if (v.a == settings_.size - 1) obs.reach(1);
+    if (v.a == settings_.size - 1)
+      obs.reach(1);
     return make(v.a, v.b, v.c);
   }
   void check_initial(const State&, Observation&) const {}
@@ -142,11 +157,10 @@ int run(const M& model, const Limits& limits) {
   if (!mpi::is_lead_rank()) {
     return 0;
   }
-  fmt::print("outcome {}\nlimit {}\nstates {}\ntransitions {}\ndepth {}\n",
-             outcome_name(r.outcome), r.limit, r.stats.states, r.stats.transitions,
-             r.stats.depth);
-  fmt::print("level_starts {}\nreached {}\nviolating_states {}\n", r.level_starts,
-             r.reached, r.violating_states);
+  fmt::print("outcome {}\nlimit {}\nstates {}\ntransitions {}\ndepth {}\n", outcome_name(r.outcome),
+             r.limit, r.stats.states, r.stats.transitions, r.stats.depth);
+  fmt::print("level_starts {}\nreached {}\nviolating_states {}\n", r.level_starts, r.reached,
+             r.violating_states);
   if (r.violation) {
     fmt::print("violation {} {} '{}' state {} transition {}\npath {}\n", r.violation->property,
                r.violation->name, r.violation->message, r.violation->state,
@@ -164,22 +178,32 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (arg == "--model") model = value();
-    else if (arg == "--size") settings.size = std::stoi(value());
-    else if (arg == "--violate") settings.violate = true;
-    else if (arg == "--max-states") limits.max_states = std::stoull(value());
-    else if (arg == "--max-depth") limits.max_depth = static_cast<std::uint32_t>(std::stoul(value()));
-    else if (arg == "--fail-rank") settings.fail_rank = std::stoi(value());
-    else if (arg == "--kill-rank") settings.kill_rank = std::stoi(value());
+    if (arg == "--model")
+      model = value();
+    else if (arg == "--size")
+      settings.size = std::stoi(value());
+    else if (arg == "--violate")
+      settings.violate = true;
+    else if (arg == "--max-states")
+      limits.max_states = std::stoull(value());
+    else if (arg == "--max-depth")
+      limits.max_depth = static_cast<std::uint32_t>(std::stoul(value()));
+    else if (arg == "--fail-rank")
+      settings.fail_rank = std::stoi(value());
+    else if (arg == "--kill-rank")
+      settings.kill_rank = std::stoi(value());
     else {
       fmt::print(stderr, "checker_mpi_toy: unknown argument {}\n", arg);
       return 2;
     }
   }
   try {
-    if (model == "packed") return run(PackedToy(settings), limits);
-    if (model == "raw") return run(RawToy(settings), limits);
-    if (model == "replay") return run(ReplayToy(settings), limits);
+    if (model == "packed")
+      return run(PackedToy(settings), limits);
+    if (model == "raw")
+      return run(RawToy(settings), limits);
+    if (model == "replay")
+      return run(ReplayToy(settings), limits);
     fmt::print(stderr, "checker_mpi_toy: unknown model {}\n", model);
     return 2;
   } catch (const std::exception& e) {

@@ -14,8 +14,8 @@ namespace preemptcheck::checker::mpi {
 namespace {
 
 bool launched_by_mpirun() {
-  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr ||
-         std::getenv("PMIX_RANK") != nullptr || std::getenv("PMI_SIZE") != nullptr;
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr ||
+         std::getenv("PMI_SIZE") != nullptr;
 }
 
 #ifdef PREEMPTCHECK_HAVE_MPI
@@ -107,8 +107,8 @@ std::vector<std::string> all_gather(const std::string& mine) {
     std::vector<std::string> out;
     out.reserve(ranks);
     for (std::size_t r = 0; r < ranks; ++r) {
-      out.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
-                               static_cast<std::size_t>(lengths[r])));
+      out.push_back(
+          all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
     }
     return out;
   }

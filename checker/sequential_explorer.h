@@ -188,9 +188,9 @@ class SequentialExplorer {
   const Stopwatch clock_;
 
   FingerprintTable table_;
-  std::uint32_t count_ = 0;               // ids given so far
-  std::vector<std::uint32_t> parent_;     // parent_[id - 1]: the state id was discovered from
-  std::vector<Action> via_;               // via_[id - 1]: the action that discovered id
+  std::uint32_t count_ = 0;            // ids given so far
+  std::vector<std::uint32_t> parent_;  // parent_[id - 1]: the state id was discovered from
+  std::vector<Action> via_;            // via_[id - 1]: the action that discovered id
   std::deque<std::pair<std::uint32_t, State>> frontier_;
   std::uint64_t transitions_ = 0;
   std::uint64_t expansions_ = 0;

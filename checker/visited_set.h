@@ -71,8 +71,8 @@ class VisitedSet {
     while (want * 4 > slots * 3) {
       slots *= 2;
     }
-    const std::size_t blocks = (want + ChunkedArray<std::uint64_t>::kBlock - 1) /
-                               ChunkedArray<std::uint64_t>::kBlock;
+    const std::size_t blocks =
+        (want + ChunkedArray<std::uint64_t>::kBlock - 1) / ChunkedArray<std::uint64_t>::kBlock;
     return slots * sizeof(std::uint32_t) +
            blocks * ChunkedArray<std::uint64_t>::kBlock * sizeof(std::uint64_t);
   }

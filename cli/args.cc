@@ -15,24 +15,24 @@
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
 #include "cli/options.h"
-#include "report/json.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
-#include "report/version.h"
 #include "impl/mechanisms.h"
 #include "impl/world.h"
+#include "report/json.h"
+#include "report/version.h"
 
 namespace preemptcheck::cli {
 
 std::optional<std::uint64_t> parse_whole(std::string_view text, std::uint64_t max) {
-  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
-        return c >= '0' && c <= '9';
-      })) {
+  if (text.empty() ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::nullopt;
   }
   std::uint64_t n = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n > max) return std::nullopt;
+  if (ec != std::errc() || end != text.data() + text.size() || n > max)
+    return std::nullopt;
   return n;
 }
 
@@ -42,13 +42,16 @@ std::optional<double> parse_seconds(std::string_view text) {
   const std::string_view fraction =
       dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   auto digits = [](std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  if (!digits(whole) || (dot != std::string_view::npos && !digits(fraction))) return std::nullopt;
+  if (!digits(whole) || (dot != std::string_view::npos && !digits(fraction)))
+    return std::nullopt;
   double out = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out,
-                                         std::chars_format::fixed);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), out, std::chars_format::fixed);
+  if (ec != std::errc() || end != text.data() + text.size())
+    return std::nullopt;
   return out;
 }
 
@@ -56,7 +59,8 @@ namespace {
 
 // What is checked after parsing, with the messages of the checks CLI11 cannot express.
 std::optional<std::string> finish(const ReplayOptions& o) {
-  if (o.file.empty()) return "expected a counterexample file, as in: preemptcheck replay FILE.yaml";
+  if (o.file.empty())
+    return "expected a counterexample file, as in: preemptcheck replay FILE.yaml";
   return std::nullopt;
 }
 
@@ -109,7 +113,8 @@ std::optional<std::string> finish(const ImportOptions& o) {
 // that preceded CLI11 worded it.
 std::optional<std::string> leftover(const CLI::App& app) {
   const std::vector<std::string> extra = app.remaining();
-  if (extra.empty()) return std::nullopt;
+  if (extra.empty())
+    return std::nullopt;
   return extra.front().starts_with("-") ? fmt::format("unknown option '{}'", extra.front())
                                         : fmt::format("unexpected argument '{}'", extra.front());
 }
@@ -187,7 +192,8 @@ struct Commands {
         "Turn kubectl YAML (nodes, pods, PDBs, PriorityClasses) into a scenario; list on "
         "standard error what the scenario leaves out");
     import_options(*i, import);
-    for (CLI::App* sub : {c, r, g, s, i}) sub->allow_extras();
+    for (CLI::App* sub : {c, r, g, s, i})
+      sub->allow_extras();
   }
 
   CLI::App* command(std::string_view name) { return app.get_subcommand(std::string(name)); }
@@ -202,9 +208,8 @@ bool wants_json(const std::vector<std::string>& args) {
 std::optional<CheckOptions> parse_check_args(const std::vector<std::string>& args,
                                              std::string& error) {
   auto state = std::make_shared<ParseState>();
-  return parse_into<CheckOptions>("check", args, error, [&](CLI::App& app, CheckOptions& o) {
-    check_options(app, o, state);
-  });
+  return parse_into<CheckOptions>(
+      "check", args, error, [&](CLI::App& app, CheckOptions& o) { check_options(app, o, state); });
 }
 
 std::optional<ReplayOptions> parse_replay_args(const std::vector<std::string>& args,
@@ -290,8 +295,8 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     error = e.what();
   }
   if (error.empty() && !known) {
-    error = fmt::format("expected a command: {}", joined_words({std::begin(kCommandNames),
-                                                          std::end(kCommandNames)}, ", "));
+    error = fmt::format("expected a command: {}",
+                        joined_words({std::begin(kCommandNames), std::end(kCommandNames)}, ", "));
   }
   if (error.empty()) {
     std::optional<std::string> e = leftover(*c.command(command));
@@ -304,12 +309,14 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else if (!e && command == "import") {
       e = finish(c.import);
     }
-    if (e) error = *e;
+    if (e)
+      error = *e;
   }
   const std::string prefix = command.empty() ? "preemptcheck" : "preemptcheck " + command;
   if (!error.empty()) {
     fmt::print(err, "{}: {}\n", prefix, error);
-    if (json) report::write_json(report::json_error(command, error, kExitBadInput), out);
+    if (json)
+      report::write_json(report::json_error(command, error, kExitBadInput), out);
     return kExitBadInput;
   }
   // Under --json, what the command says on its error stream becomes the error document.
@@ -319,11 +326,16 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   std::ostream& command_out = json ? document : out;
   std::ostream& command_err = json ? captured : err;
   int rc = kExitBadInput;
-  if (command == "check") rc = run_check(c.check, command_out, command_err);
-  if (command == "replay") rc = run_replay(c.replay, command_out, command_err);
-  if (command == "graph") rc = run_graph(c.graph, command_out, command_err);
-  if (command == "search") rc = run_search_command(c.search, command_out, command_err);
-  if (command == "import") rc = run_import(c.import, command_out, command_err);
+  if (command == "check")
+    rc = run_check(c.check, command_out, command_err);
+  if (command == "replay")
+    rc = run_replay(c.replay, command_out, command_err);
+  if (command == "graph")
+    rc = run_graph(c.graph, command_out, command_err);
+  if (command == "search")
+    rc = run_search_command(c.search, command_out, command_err);
+  if (command == "import")
+    rc = run_import(c.import, command_out, command_err);
   if (json) {
     err << captured.str();
     if (rc != kExitBadInput) {
@@ -331,8 +343,10 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else {
       std::string text = captured.str();
       text = text.substr(0, text.find('\n'));
-      if (text.starts_with(prefix + ": ")) text = text.substr(prefix.size() + 2);
-      if (text.starts_with("preemptcheck: ")) text = text.substr(14);
+      if (text.starts_with(prefix + ": "))
+        text = text.substr(prefix.size() + 2);
+      if (text.starts_with("preemptcheck: "))
+        text = text.substr(14);
       report::write_json(report::json_error(command, text, rc), out);
     }
   }

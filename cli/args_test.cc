@@ -102,7 +102,8 @@ TEST(cliArgs, DifferentialWithoutAnEffectiveSwitchIsAUsageError) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"search", "--differential", "--seed", "1", "--runs", "1"},
            {"search", "--differential", "--profile", "kubernetes-1.32", "--seed", "1"},
-           {"search", "--differential", "--profile", "kubernetes", "--gate=last-victim", "--seed", "1"}}) {
+           {"search", "--differential", "--profile", "kubernetes", "--gate=last-victim", "--seed",
+            "1"}}) {
     const Outcome r = run(args);
     EXPECT_EQ(r.code, kExitBadInput) << args[2];
     EXPECT_TRUE(contains(r.err, "--differential compares")) << r.err;
@@ -153,17 +154,16 @@ TEST(cliArgs, ReadmeSynopsisListsEveryOption) {
   ASSERT_NE(close, std::string::npos);
   std::map<std::string, std::set<std::string>> synopsis;
   std::string command;
-  for (const std::string& line :
-       testing::split_lines(readme.substr(open + 4, close - open - 4))) {
+  for (const std::string& line : testing::split_lines(readme.substr(open + 4, close - open - 4))) {
     if (line.starts_with("preemptcheck ")) {
       const auto end = line.find(' ', 13);
       command = line.substr(13, end == std::string::npos ? end : end - 13);
     }
     for (auto at = line.find("--"); at != std::string::npos; at = line.find("--", at + 2)) {
       auto end = at + 2;
-      while (end < line.size() && (std::islower(static_cast<unsigned char>(line[end])) ||
-                                   std::isupper(static_cast<unsigned char>(line[end])) ||
-                                   line[end] == '-')) {
+      while (end < line.size() &&
+             (std::islower(static_cast<unsigned char>(line[end])) ||
+              std::isupper(static_cast<unsigned char>(line[end])) || line[end] == '-')) {
         ++end;
       }
       synopsis[command].insert(line.substr(at, end - at));
@@ -172,8 +172,10 @@ TEST(cliArgs, ReadmeSynopsisListsEveryOption) {
   for (std::string_view c : kCommandNames) {
     bool switches = false;
     std::set<std::string> expected;
-    for (const std::string& name : option_names(c, switches)) expected.insert(name);
-    if (switches) expected.insert("--MECHANISM");
+    for (const std::string& name : option_names(c, switches))
+      expected.insert(name);
+    if (switches)
+      expected.insert("--MECHANISM");
     EXPECT_EQ(synopsis[std::string(c)], expected) << "README's synopsis of " << c;
   }
   EXPECT_TRUE(synopsis["--version"].contains("--version"));

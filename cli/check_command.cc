@@ -26,10 +26,14 @@ namespace {
 // The command line that runs this check, for the counterexample's header.
 std::string command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
-  if (!o.scenario_path.empty()) out += " " + o.scenario_path;
-  if (!o.scenario_of.empty()) out += " --scenario-of " + o.scenario_of;
-  if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
-  for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
+  if (!o.scenario_path.empty())
+    out += " " + o.scenario_path;
+  if (!o.scenario_of.empty())
+    out += " --scenario-of " + o.scenario_of;
+  if (o.mechanisms.profile)
+    out += " --profile " + *o.mechanisms.profile;
+  for (const auto& [name, value] : o.mechanisms.switches)
+    out += fmt::format(" --{}={}", name, value);
   if (!o.checked.all()) {
     for (const spec::PropertyDef& d : spec::property_table()) {
       if (!d.is_witness && o.checked.test(static_cast<size_t>(d.id))) {
@@ -37,8 +41,10 @@ std::string command_line(const CheckOptions& o) {
       }
     }
   }
-  if (!o.out_dir.empty()) out += " --out " + o.out_dir;
-  if (o.stop_at_first) out += " --stop-at-first";
+  if (!o.out_dir.empty())
+    out += " --out " + o.out_dir;
+  if (o.stop_at_first)
+    out += " --stop-at-first";
   return out;
 }
 
@@ -47,21 +53,25 @@ std::string command_line(const CheckOptions& o) {
 const char* default_scenario_yaml();
 
 unsigned effective_threads(unsigned threads) {
-  if (threads != 0) return threads;
+  if (threads != 0)
+    return threads;
   return std::max(1U, std::thread::hardware_concurrency());
 }
 
 std::uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
+  if (pages <= 0 || page_size <= 0)
+    return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 5 * 4;
 }
 
 std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
   std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 15) return std::nullopt;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    ++digits;
+  if (digits == 0 || digits > 15)
+    return std::nullopt;
   std::uint64_t value = 0;
   for (std::size_t i = 0; i < digits; ++i) {
     value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
@@ -89,7 +99,8 @@ std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  if (path.empty()) return load_scenario_text(default_scenario_yaml(), "<embedded default>");
+  if (path.empty())
+    return load_scenario_text(default_scenario_yaml(), "<embedded default>");
   return load_scenario_file(path);
 }
 
@@ -99,7 +110,8 @@ std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoic
     auto m = profile(*choice.profile);
     if (!m) {
       std::string names;
-      for (auto n : profile_names()) names += (names.empty() ? "" : ", ") + std::string(n);
+      for (auto n : profile_names())
+        names += (names.empty() ? "" : ", ") + std::string(n);
       return fmt::format("unknown profile '{}'; expected one of: {}", *choice.profile, names);
     }
     scenario.profile = *choice.profile;
@@ -107,11 +119,12 @@ std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoic
   }
   for (const auto& [name, value] : choice.switches) {
     const Mechanisms before = scenario.mechanisms;
-    if (auto error = set_mechanism(scenario.mechanisms, name, value)) return error;
+    if (auto error = set_mechanism(scenario.mechanisms, name, value))
+      return error;
     if (notes != nullptr && scenario.mechanisms == before) {
-      notes->push_back(fmt::format("--{}={} changes nothing: {} already sets it", name, value,
-                                   choice.profile ? "profile " + *choice.profile
-                                                  : std::string("the input")));
+      notes->push_back(
+          fmt::format("--{}={} changes nothing: {} already sets it", name, value,
+                      choice.profile ? "profile " + *choice.profile : std::string("the input")));
     }
   }
   return std::nullopt;
@@ -119,15 +132,15 @@ std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoic
 
 void print_notes(const std::vector<std::string>& notes, std::string_view command,
                  std::ostream& err) {
-  for (const std::string& n : notes) fmt::print(err, "preemptcheck {}: note: {}\n", command, n);
+  for (const std::string& n : notes)
+    fmt::print(err, "preemptcheck {}: note: {}\n", command, n);
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   Scenario scenario;
   try {
-    scenario = options.scenario_of.empty()
-                   ? load_scenario(options.scenario_path)
-                   : load_counterexample_file(options.scenario_of).scenario;
+    scenario = options.scenario_of.empty() ? load_scenario(options.scenario_path)
+                                           : load_counterexample_file(options.scenario_of).scenario;
   } catch (const ScenarioError& e) {
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
@@ -138,15 +151,15 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
   print_notes(notes, "check", err);
-  const std::string source =
-      !options.scenario_of.empty()     ? "the scenario of " + options.scenario_of
-      : options.scenario_path.empty() ? std::string("embedded default")
-                                      : options.scenario_path;
+  const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
+                             : options.scenario_path.empty() ? std::string("embedded default")
+                                                             : options.scenario_path;
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
   checker::Limits limits = options.limits;
   limits.max_memory_bytes = options.max_memory ? *options.max_memory : default_max_memory();
-  if (limits.max_memory_bytes == std::optional<std::uint64_t>(0)) limits.max_memory_bytes.reset();
+  if (limits.max_memory_bytes == std::optional<std::uint64_t>(0))
+    limits.max_memory_bytes.reset();
   checker::ExploreOptions<Action> explore_options;
   explore_options.threads = effective_threads(options.threads);
   // The distributed search stops at the first violation (checker/explore_auto.h).
@@ -179,13 +192,16 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const int rc = r.outcome == checker::Outcome::kHolds      ? kExitHolds
                  : r.outcome == checker::Outcome::kViolated ? kExitViolated
                                                             : kExitLimit;
-  if (!checker::mpi::is_lead_rank()) return rc;
+  if (!checker::mpi::is_lead_rank())
+    return rc;
   // Every counterexample is the schedule's replay of a violation's path; with per-property
   // results each violated property has its own.
   std::optional<Schedule> schedule;
-  if (r.violation) schedule = replay_schedule(scenario, r.violation->path, options.checked);
+  if (r.violation)
+    schedule = replay_schedule(scenario, r.violation->path, options.checked);
   std::vector<report::TraceStep> steps;
-  if (schedule) steps = report::trace(*schedule);
+  if (schedule)
+    steps = report::trace(*schedule);
   std::vector<report::OtherViolation> others;
   std::vector<Schedule> other_schedules;
   for (const auto& entry : r.property_results) {
@@ -204,21 +220,24 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       FoundBy found_by;
       found_by.states = r.stats.states;
       auto path = write_counterexample(
-          to_counterexample(s, scenario, v.name, found_by, command_line(options)),
-          options.out_dir, error);
-      if (!path) fmt::print(err, "preemptcheck: {}\n", error);
+          to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
+          error);
+      if (!path)
+        fmt::print(err, "preemptcheck: {}\n", error);
       return path;
     };
     const auto path = write(*schedule, *r.violation);
-    if (!path) return kExitBadInput;
+    if (!path)
+      return kExitBadInput;
     written = *path;
     for (std::size_t i = 0; i < others.size(); ++i) {
       const auto other = write(other_schedules[i], *others[i].violation);
-      if (!other) return kExitBadInput;
+      if (!other)
+        return kExitBadInput;
       others[i].written = *other;
     }
   }
-  const report::CheckReport shown{scenario, source,  r,       trips,
+  const report::CheckReport shown{scenario, source,          r,       trips,
                                   steps,    options.checked, written, std::move(others)};
   if (options.json) {
     report::print_check_json(shown, rc, out);

@@ -51,7 +51,7 @@ struct CheckOptions {
   checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   bool json = false;
-  std::string out_dir;  ///< when set, each violated property's counterexample is written there
+  std::string out_dir;   ///< when set, each violated property's counterexample is written there
   unsigned threads = 0;  ///< worker threads; 0: std::thread::hardware_concurrency()
   /// --max-memory in bytes; unset: 80% of physical memory.
   std::optional<std::uint64_t> max_memory;

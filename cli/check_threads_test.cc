@@ -21,7 +21,8 @@ namespace {
 std::vector<std::string> committed_scenarios() {
   std::vector<std::string> out;
   for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() == ".yaml") out.push_back(entry.path().string());
+    if (entry.path().extension() == ".yaml")
+      out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -38,7 +39,8 @@ nlohmann::json check_json(std::vector<std::string> args, int& code) {
   std::ostringstream e;
   code = run_main(args, o, e);
   nlohmann::json j = nlohmann::json::parse(o.str());
-  for (const char* key : {"seconds", "states_per_second", "peak_rss_bytes"}) j["stats"].erase(key);
+  for (const char* key : {"seconds", "states_per_second", "peak_rss_bytes"})
+    j["stats"].erase(key);
   return j;
 }
 
@@ -77,9 +79,11 @@ TEST(cliThreads, EachViolatedPropertysCounterexampleIsAsShortAsItsOwnCheck) {
   std::size_t compared = 0;
   for (const std::string& path : committed_scenarios()) {
     int code = 0;
-    const nlohmann::json all = check_json({path, "--profile", "kubernetes", "--threads", "2"}, code);
+    const nlohmann::json all =
+        check_json({path, "--profile", "kubernetes", "--threads", "2"}, code);
     for (const nlohmann::json& p : all["properties"]) {
-      if (p["verdict"] != "violated") continue;
+      if (p["verdict"] != "violated")
+        continue;
       ASSERT_TRUE(p.contains("steps")) << path << " " << p["name"];
       int alone_code = 0;
       const nlohmann::json alone =

@@ -37,13 +37,15 @@ inline void write_text(const std::string& path, const std::string& text) {
 inline std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
   return lines;
 }
 
 inline std::string join_lines(const std::vector<std::string>& lines) {
   std::string out;
-  for (const std::string& l : lines) out += l + "\n";
+  for (const std::string& l : lines)
+    out += l + "\n";
   return out;
 }
 
@@ -52,17 +54,21 @@ inline std::string join_lines(const std::vector<std::string>& lines) {
 inline std::optional<unsigned long> number_after(const std::string& text,
                                                  const std::string& prefix) {
   const auto at = text.find(prefix);
-  if (at == std::string::npos) return std::nullopt;
+  if (at == std::string::npos)
+    return std::nullopt;
   std::size_t end = at + prefix.size();
-  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-  if (end == at + prefix.size()) return std::nullopt;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+    ++end;
+  if (end == at + prefix.size())
+    return std::nullopt;
   return std::stoul(text.substr(at + prefix.size(), end - at - prefix.size()));
 }
 
 /// How many times `needle` occurs in `text`.
 inline std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
   return n;
 }
 
@@ -91,7 +97,8 @@ class ScratchDir {
   std::vector<std::string> yaml_files() const {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator(path_)) {
-      if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+      if (e.path().extension() == ".yaml")
+        out.push_back(e.path().string());
     }
     return out;
   }
@@ -102,9 +109,8 @@ class ScratchDir {
 
 /// Runs `check` with `--out dir.path()`; returns its exit code, its output in `out`.
 inline int check_to(const ScratchDir& dir, const std::string& scenario,
-                    std::vector<std::pair<std::string, std::string>> switches,
-                    std::string& out, std::optional<std::string> profile = std::nullopt,
-                    bool stop_at_first = true) {
+                    std::vector<std::pair<std::string, std::string>> switches, std::string& out,
+                    std::optional<std::string> profile = std::nullopt, bool stop_at_first = true) {
   CheckOptions o;
   o.scenario_path = scenario.empty() ? std::string() : source_path(scenario);
   o.mechanisms.profile = std::move(profile);

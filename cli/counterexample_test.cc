@@ -97,8 +97,8 @@ TEST(CheckOut, GoingOnWritesOneFilePerViolatedProperty) {
 TEST(CheckOut, FileNameSaysPropertyScenarioProfileAndSwitches) {
   ScratchDir dir;
   std::string out;
-  ASSERT_EQ(check_to(dir, "scenarios/g2-single-victim.yaml", {{"gate", "release-before-last"}},
-                     out, "kubernetes"),
+  ASSERT_EQ(check_to(dir, "scenarios/g2-single-victim.yaml", {{"gate", "release-before-last"}}, out,
+                     "kubernetes"),
             kExitViolated)
       << out;
   const auto files = dir.yaml_files();
@@ -164,8 +164,7 @@ TEST(CheckOut, RestrictedPropertiesAreRecorded) {
 TEST(Counterexample, TextRoundTrips) {
   ScratchDir dir;
   std::string out;
-  ASSERT_EQ(check_to(dir, "scenarios/binding-in-flight.yaml", {{"activate-on-finish", "off"}},
-                     out),
+  ASSERT_EQ(check_to(dir, "scenarios/binding-in-flight.yaml", {{"activate-on-finish", "off"}}, out),
             kExitViolated);
   const auto files = dir.yaml_files();
   ASSERT_EQ(files.size(), 1U);
@@ -212,7 +211,8 @@ TEST(Counterexample, ScenarioErrorsPointIntoTheFile) {
   std::vector<std::string> lines = split_lines(read_text(dir.yaml_files().at(0)));
   std::size_t node_line = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].find("{name: node-a, cpu: 4") != std::string::npos) node_line = i;
+    if (lines[i].find("{name: node-a, cpu: 4") != std::string::npos)
+      node_line = i;
   }
   ASSERT_GT(node_line, 0U);
   const std::string before = lines[node_line];
@@ -224,7 +224,8 @@ TEST(Counterexample, ScenarioErrorsPointIntoTheFile) {
     EXPECT_EQ(e.file, "cx.yaml");
     EXPECT_EQ(e.line, static_cast<int>(node_line) + 1) << e.what();
     EXPECT_EQ(e.column, static_cast<int>(before.find("cpu: 4")) + 6) << e.what();
-    EXPECT_NE(e.message.find("expected a positive quantity for 'cpu'"), std::string::npos) << e.what();
+    EXPECT_NE(e.message.find("expected a positive quantity for 'cpu'"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -31,7 +31,8 @@ std::optional<std::string> render_svg(const std::string& dot, const std::string&
                                       const std::string& svg) {
   std::vector<std::string> words = {dot, "-Tsvg", "-o", svg, dot_file};
   std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
+  for (std::string& w : words)
+    argv.push_back(w.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   if (const int rc = posix_spawn(&pid, dot.c_str(), nullptr, nullptr, argv.data(), environ);
@@ -39,7 +40,8 @@ std::optional<std::string> render_svg(const std::string& dot, const std::string&
     return fmt::format("cannot run {}: {}", dot, std::strerror(rc));
   }
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return fmt::format("cannot wait for {}", dot);
+  if (waitpid(pid, &status, 0) < 0)
+    return fmt::format("cannot wait for {}", dot);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return fmt::format("'dot -Tsvg' failed (status {}) rendering {} to {}", status, dot_file, svg);
   }
@@ -55,15 +57,19 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
 
 std::optional<std::string> find_dot() {
   const char* path = std::getenv("PATH");
-  if (path == nullptr) return std::nullopt;
+  if (path == nullptr)
+    return std::nullopt;
   std::string_view rest(path);
   while (true) {
     const auto colon = rest.find(':');
     std::string dir(rest.substr(0, colon));
-    if (dir.empty()) dir = ".";
+    if (dir.empty())
+      dir = ".";
     const std::string candidate = dir + "/dot";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string_view::npos) return std::nullopt;
+    if (::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    if (colon == std::string_view::npos)
+      return std::nullopt;
     rest.remove_prefix(colon + 1);
   }
 }
@@ -102,7 +108,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   const WorldModel model(cluster);
   if (!o.around_path.empty()) {
     std::vector<Action> path;
-    for (const CounterexampleStep& step : cx.steps) path.push_back(step.action);
+    for (const CounterexampleStep& step : cx.steps)
+      path.push_back(step.action);
     const checker::NeighbourhoodBuild around = checker::build_neighbourhood(
         model, path, [](const WorldState& s) { return state_label(s.world); },
         [&](const Action& a) { return format_action(a, *cluster); });
@@ -132,8 +139,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                o.max_states * 10);
     return kExitLimit;
   }
-  return write_graph(build.graph, o, report::graph_summary(scenario, build.graph), dot, out,
-                     err);
+  return write_graph(build.graph, o, report::graph_summary(scenario, build.graph), dot, out, err);
 }
 
 namespace {
@@ -154,8 +160,10 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
   }
   // With --dot - the DOT text owns standard output; the summary goes with the diagnostics.
   std::ostream& summary = o.dot_path == "-" ? err : out;
-  for (const std::string& line : lines) fmt::print(summary, "{}\n", line);
-  if (o.dot_path != "-") fmt::print(summary, "dot        {}\n", o.dot_path);
+  for (const std::string& line : lines)
+    fmt::print(summary, "{}\n", line);
+  if (o.dot_path != "-")
+    fmt::print(summary, "dot        {}\n", o.dot_path);
   if (dot) {
     if (auto error = render_svg(*dot, o.dot_path, o.svg_path)) {
       fmt::print(err, "preemptcheck graph: {}\n", *error);

@@ -44,12 +44,16 @@ DotCounts count_dot(const std::string& dot) {
   DotCounts c;
   for (const std::string& line : testing::split_lines(dot)) {
     std::size_t i = 0;
-    while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
-    if (i == 0) continue;
-    if (line.compare(i, 7, "[label=") == 0) ++c.vertices;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9')
+      ++i;
+    if (i == 0)
+      continue;
+    if (line.compare(i, 7, "[label=") == 0)
+      ++c.vertices;
     if (line.compare(i, 2, "->") == 0) {
       ++c.edges;
-      if (line.find("style=bold") != std::string::npos) ++c.bold_edges;
+      if (line.find("style=bold") != std::string::npos)
+        ++c.bold_edges;
     }
   }
   return c;
@@ -65,8 +69,7 @@ TEST(Graph, RefusesAScenarioAboveTheDefaultLimit) {
   EXPECT_NE(r.err.find(fmt::format("has more than {} states", kDefaultGraphStates)),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find(fmt::format("--max-states {}", kDefaultGraphStates * 10)),
-            std::string::npos)
+  EXPECT_NE(r.err.find(fmt::format("--max-states {}", kDefaultGraphStates * 10)), std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(o.dot_path));
 }
@@ -108,7 +111,8 @@ TEST(Graph, WritesTheDefaultScenarioAsDot) {
 // Acceptance: the default scenario's whole graph renders with dot -Tsvg (seconds, thanks to
 // the quick layout; minutes without it).
 TEST(Graph, RendersTheDefaultScenarioWithGraphviz) {
-  if (!find_dot()) GTEST_SKIP() << "Graphviz's dot is not installed";
+  if (!find_dot())
+    GTEST_SKIP() << "Graphviz's dot is not installed";
   ScratchDir dir;
   GraphOptions o;
   o.dot_path = dir.file("default.dot");
@@ -147,7 +151,8 @@ TEST(Graph, MarksViolatingStatesAndDrawsTheCounterexampleBold) {
 }
 
 TEST(Graph, RendersSvgWithGraphviz) {
-  if (!find_dot()) GTEST_SKIP() << "Graphviz's dot is not installed";
+  if (!find_dot())
+    GTEST_SKIP() << "Graphviz's dot is not installed";
   ScratchDir dir;
   GraphOptions o;
   o.scenario_path = source_path("scenarios/g2-single-victim.yaml");
@@ -189,8 +194,8 @@ TEST(Graph, ABadScenarioIsAnError) {
 
 TEST(GraphArgs, ParsesItsOptions) {
   std::string error;
-  const auto o = parse_graph_args({"s.yaml", "--dot", "g.dot", "--svg=g.svg", "--max-states",
-                                   "50", "--profile", "kubernetes", "--gate=hold-until-done"},
+  const auto o = parse_graph_args({"s.yaml", "--dot", "g.dot", "--svg=g.svg", "--max-states", "50",
+                                   "--profile", "kubernetes", "--gate=hold-until-done"},
                                   error);
   ASSERT_TRUE(o) << error;
   EXPECT_EQ(o->scenario_path, "s.yaml");

@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "cli/check_command.h"
-#include "report/json.h"
 #include "files/kubectl_import.h"
 #include "files/scenario_yaml.h"
+#include "report/json.h"
 
 namespace preemptcheck::cli {
 
@@ -38,12 +38,12 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
-  for (const std::string& d : imported.dropped) fmt::print(err, "preemptcheck import: dropped {}\n", d);
-  const std::string summary =
-      fmt::format("imported {} node{}, {} pod{} ({} pending, the preemptors), {} PDB{}",
-                  s.nodes.size(), s.nodes.size() == 1 ? "" : "s", s.pods.size(),
-                  s.pods.size() == 1 ? "" : "s", imported.pending, s.pdbs.size(),
-                  s.pdbs.size() == 1 ? "" : "s");
+  for (const std::string& d : imported.dropped)
+    fmt::print(err, "preemptcheck import: dropped {}\n", d);
+  const std::string summary = fmt::format(
+      "imported {} node{}, {} pod{} ({} pending, the preemptors), {} PDB{}", s.nodes.size(),
+      s.nodes.size() == 1 ? "" : "s", s.pods.size(), s.pods.size() == 1 ? "" : "s",
+      imported.pending, s.pdbs.size(), s.pdbs.size() == 1 ? "" : "s");
   if (o.json) {
     report::Json doc = report::json_document("import");
     doc["scenario"] = s.name;

@@ -46,7 +46,8 @@ TEST(cliImport, FixtureImportsAndCheckExploresIt) {
   // check explores the whole space: a verdict, never bad input or a limit.
   const Ran checked = run({"check", scenario});
   EXPECT_TRUE(checked.rc == kExitHolds || checked.rc == kExitViolated)
-      << checked.rc << "\n" << checked.out << checked.err;
+      << checked.rc << "\n"
+      << checked.out << checked.err;
   const auto states = testing::number_after(checked.out, "explored   ");
   ASSERT_TRUE(states) << checked.out;
   EXPECT_GT(*states, 1u);

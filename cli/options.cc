@@ -34,7 +34,8 @@ void whole_option(CLI::App& app, const std::string& flag, T& into, std::uint64_t
 std::vector<std::string_view> safety_names() {
   std::vector<std::string_view> out;
   for (const spec::PropertyDef& d : spec::property_table()) {
-    if (!d.is_witness) out.push_back(d.name);
+    if (!d.is_witness)
+      out.push_back(d.name);
   }
   return out;
 }
@@ -46,8 +47,8 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
          "--profile",
          [&choice](const std::string& v) {
            if (!profile(v)) {
-             throw CLI::ValidationError(fmt::format("unknown profile '{}'; expected one of: {}",
-                                                    v, joined_words(profile_names(), ", ")));
+             throw CLI::ValidationError(fmt::format("unknown profile '{}'; expected one of: {}", v,
+                                                    joined_words(profile_names(), ", ")));
            }
            if (choice.profile && *choice.profile != v) {
              throw CLI::ValidationError(fmt::format(
@@ -66,7 +67,8 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
            flag,
            [&choice, n = std::string(name)](const std::string& v) {
              Mechanisms probe;
-             if (auto e = set_mechanism(probe, n, v)) throw CLI::ValidationError(*e);
+             if (auto e = set_mechanism(probe, n, v))
+               throw CLI::ValidationError(*e);
              choice.switches.emplace_back(n, v);
            },
            fmt::format("One of: {}", joined_words(mechanism_values(name), ", ")))
@@ -85,7 +87,8 @@ void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
            if (!p || spec::property_def(*p).is_witness) {
              throw CLI::ValidationError(fmt::format("unknown property '{}'", v));
            }
-           if (!state->properties_named) checked.reset();
+           if (!state->properties_named)
+             checked.reset();
            state->properties_named = true;
            checked.set(static_cast<std::size_t>(*p));
          },
@@ -99,7 +102,8 @@ void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
 
 std::string joined_words(const std::vector<std::string_view>& words, std::string_view separator) {
   std::string out;
-  for (std::string_view w : words) out += fmt::format("{}{}", out.empty() ? "" : separator, w);
+  for (std::string_view w : words)
+    out += fmt::format("{}{}", out.empty() ? "" : separator, w);
   return out;
 }
 
@@ -122,7 +126,8 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
          "--time-limit",
          [&o](const std::string& v) {
            const auto s = parse_seconds(v);
-           if (!s) throw CLI::ValidationError(fmt::format("--time-limit expects seconds, got '{}'", v));
+           if (!s)
+             throw CLI::ValidationError(fmt::format("--time-limit expects seconds, got '{}'", v));
            o.limits.time_limit_seconds = *s;
          },
          "Stop after S seconds (digits, optional fraction: 5, 0.5); exit 3")
@@ -141,8 +146,8 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
          [&o](const std::string& v) {
            const auto bytes = parse_memory_size(v);
            if (!bytes) {
-             throw CLI::ValidationError(fmt::format(
-                 "--max-memory expects a size such as 200M, 2G or 512Mi, got '{}'", v));
+             throw CLI::ValidationError(
+                 fmt::format("--max-memory expects a size such as 200M, 2G or 512Mi, got '{}'", v));
            }
            o.max_memory = *bytes;
          },
@@ -190,7 +195,8 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
          "--seed",
          [&o](const std::string& v) {
            const auto n = parse_whole(v, kNoMax);
-           if (!n) throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
+           if (!n)
+             throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
            o.seed = *n;
          },
          "RapidCheck's seed (default: a fresh one, printed)")
@@ -212,15 +218,13 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
   whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
                "Worker threads of each cluster's search (default: the machine's cores); the "
                "result is the same for every N");
-  app.add_flag("--differential",
-               o.differential,
+  app.add_flag("--differential", o.differential,
                "Fail a cluster only when the profile alone, without the switches, holds on it");
   app.add_flag("--stateful", o.stateful, "Random walks on larger clusters (3-4 nodes, 9-12 pods)");
   whole_option(app, "--max-steps", o.max_steps, 1, 100'000, "a whole number from 1 to 100000",
                "--stateful: steps per walk, at most (default 150)");
   app.add_flag("--json", o.json, "Print one JSON document instead of the text");
 }
-
 
 // The profiles and mechanisms lines, from the tables in impl/, so that they cannot go stale.
 void import_options(CLI::App& app, ImportOptions& o) {

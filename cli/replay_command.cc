@@ -13,8 +13,8 @@
 #include "impl/show.h"
 #include "properties/recorded.h"
 #include "properties/schedule.h"
-#include "report/swimlanes_html.h"
 #include "report/replay_report.h"
+#include "report/swimlanes_html.h"
 #include "report/timeline.h"
 
 namespace preemptcheck::cli {
@@ -23,25 +23,28 @@ namespace {
 // Why the file is refused before anything runs: its digest, its fingerprints; empty if not.
 std::string refusal(const Counterexample& cx, const ReplayOptions& o) {
   if (!cx.recorded_digest) {
-    return fmt::format("{}: no scenario-digest: the file cannot show that its scenario and "
-                       "switches are those it was written for; regenerate it with check --out",
-                       o.file);
+    return fmt::format(
+        "{}: no scenario-digest: the file cannot show that its scenario and "
+        "switches are those it was written for; regenerate it with check --out",
+        o.file);
   }
   if (!cx.digest_matches()) {
-    return fmt::format("{}:{}:{}: scenario-digest {} does not match the inline scenario and "
-                       "switches (they digest to {}): the scenario, the profile or a switch was "
-                       "edited; regenerate it with check --out",
-                       o.file, cx.digest_line, cx.digest_column,
-                       format_fingerprint(*cx.recorded_digest),
-                       format_fingerprint(scenario_digest(cx.scenario)));
+    return fmt::format(
+        "{}:{}:{}: scenario-digest {} does not match the inline scenario and "
+        "switches (they digest to {}): the scenario, the profile or a switch was "
+        "edited; regenerate it with check --out",
+        o.file, cx.digest_line, cx.digest_column, format_fingerprint(*cx.recorded_digest),
+        format_fingerprint(scenario_digest(cx.scenario)));
   }
   if (!cx.every_step_fingerprinted() && !o.allow_unfingerprinted) {
     for (std::size_t i = 0; i < cx.steps.size(); ++i) {
-      if (cx.steps[i].fingerprint) continue;
-      return fmt::format("{}:{}:{}: step {} '{}' carries no fingerprint: a file without them "
-                         "cannot show that it replays as written; regenerate it with check --out, "
-                         "or replay it with --allow-unfingerprinted",
-                         o.file, cx.steps[i].line, cx.steps[i].column, i + 1, cx.steps[i].text);
+      if (cx.steps[i].fingerprint)
+        continue;
+      return fmt::format(
+          "{}:{}:{}: step {} '{}' carries no fingerprint: a file without them "
+          "cannot show that it replays as written; regenerate it with check --out, "
+          "or replay it with --allow-unfingerprinted",
+          o.file, cx.steps[i].line, cx.steps[i].column, i + 1, cx.steps[i].text);
     }
   }
   return {};
@@ -54,10 +57,12 @@ std::string write_html(const ReplayOptions& o, const Counterexample& cx, const S
   const auto timeline =
       report::make_timeline(report::timeline_source(cx, run, "preemptcheck replay " + o.file),
                             schedule, report::padded_state_lines, error);
-  if (!timeline) return error;
+  if (!timeline)
+    return error;
   std::ofstream out(o.html_path, std::ios::binary);
   out << report::render_swimlanes_html(*timeline);
-  if (!out) return fmt::format("cannot write {}", o.html_path);
+  if (!out)
+    return fmt::format("cannot write {}", o.html_path);
   return {};
 }
 
@@ -89,7 +94,8 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   report::print_replay_head(o.file, cx, run, out);
 
   std::vector<Action> actions;
-  for (const CounterexampleStep& s : cx.steps) actions.push_back(s.action);
+  for (const CounterexampleStep& s : cx.steps)
+    actions.push_back(s.action);
   const Schedule schedule = replay_schedule(run, actions, checked_by(cx));
   report::ReplayNarration narration(schedule, o.full, out);
   const std::size_t n = cx.steps.size();
@@ -114,7 +120,8 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     const CounterexampleStep& s = cx.steps[b->number - 1];
     fmt::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", b->number, n, b->text);
     std::string blocker;
-    if (overridden) blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
+    if (overridden)
+      blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
     const std::string stale =
         overridden ? std::string()
                    : "\n  the file does not match the model (it was edited, or written by an older "
@@ -145,7 +152,8 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   const int rc = narration.first_break(cx.property) == nullptr ? kExitHolds : kExitViolated;
   doc["reproduced"] = rc == kExitViolated;
   doc["exit_code"] = rc;
-  if (o.json) report::write_json(doc, shown);
+  if (o.json)
+    report::write_json(doc, shown);
   report::print_replay_result(cx, overridden, narration, out);
   return rc;
 }

@@ -19,7 +19,7 @@ struct ReplayOptions {
   /// Overrides of the file's mechanisms; under any that changes them, fingerprints are not
   /// compared.
   MechanismChoice mechanisms;
-  bool json = false;  ///< one JSON document on standard output instead of the text
+  bool json = false;      ///< one JSON document on standard output instead of the text
   std::string html_path;  ///< when set, the swimlane page of the schedule is written there
   /// Replay a file whose steps lack fingerprints instead of refusing it; the output says so.
   bool allow_unfingerprinted = false;

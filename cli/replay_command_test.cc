@@ -55,8 +55,10 @@ std::size_t step_line(const std::vector<std::string>& lines, std::size_t k) {
   std::size_t seen = 0;
   bool in_steps = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].starts_with("steps:")) in_steps = true;
-    if (in_steps && lines[i].starts_with("  - ") && ++seen == k) return i;
+    if (lines[i].starts_with("steps:"))
+      in_steps = true;
+    if (in_steps && lines[i].starts_with("  - ") && ++seen == k)
+      return i;
   }
   ADD_FAILURE() << "no step " << k;
   return 0;
@@ -100,8 +102,8 @@ TEST(Replay, ReproducesUnderItsOwnSwitches) {
 
 TEST(Replay, IsByteIdenticalEveryRun) {
   ScratchDir dir;
-  const std::string path = generate(dir, "scenarios/binding-in-flight.yaml",
-                                    {{"activate-on-finish", "off"}});
+  const std::string path =
+      generate(dir, "scenarios/binding-in-flight.yaml", {{"activate-on-finish", "off"}});
   const Outcome a = replay(path);
   const Outcome b = replay(path);
   EXPECT_EQ(a.rc, kExitViolated) << a.out << a.err;
@@ -134,7 +136,8 @@ TEST(Replay, AStepEditedToAnotherEnabledActionDiverges) {
   const std::size_t k = 3;
   const Cluster cluster(cx.scenario);
   World w(cluster);
-  for (std::size_t i = 0; i + 1 < k; ++i) w.apply(cx.steps[i].action);
+  for (std::size_t i = 0; i + 1 < k; ++i)
+    w.apply(cx.steps[i].action);
   std::vector<Action> enabled;
   w.enabled_actions(enabled);
   std::string other;
@@ -164,9 +167,9 @@ TEST(Replay, AStepThatIsNotEnabledIsNamed) {
   const auto [line, column] = edit_step(path, copy, 4, "bind v1");
   const Outcome r = replay(copy);
   EXPECT_EQ(r.rc, kExitBadInput) << r.out << r.err;
-  EXPECT_NE(r.err.find(fmt::format("{}:{}:{}: step 4 'bind v1' is not enabled", copy, line,
-                                   column)),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(fmt::format("{}:{}:{}: step 4 'bind v1' is not enabled", copy, line, column)),
+      std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("no binding of v1 is in flight"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("enabled here: "), std::string::npos) << r.err;
@@ -192,8 +195,7 @@ TEST(Replay, AnUnknownActionIsNamedWithItsPosition) {
   const auto [line, column] = edit_step(path, copy, 1, "dance p-high");
   const Outcome r = replay(copy);
   EXPECT_EQ(r.rc, kExitBadInput);
-  EXPECT_NE(r.err.find(fmt::format("{}:{}:{}: step 1: unknown action 'dance'", copy, line,
-                                   column)),
+  EXPECT_NE(r.err.find(fmt::format("{}:{}:{}: step 1: unknown action 'dance'", copy, line, column)),
             std::string::npos)
       << r.err;
 }
@@ -223,7 +225,8 @@ TEST(Replay, AMissingFieldIsNamedWithItsPosition) {
   EXPECT_EQ(r.rc, kExitBadInput);
   // Reported at the top-level mapping: its first key, after the header comments.
   std::size_t first_key = 0;
-  while (lines[first_key].starts_with("#")) ++first_key;
+  while (lines[first_key].starts_with("#"))
+    ++first_key;
   EXPECT_NE(r.err.find(fmt::format("{}:{}:1: missing required key 'property' in the "
                                    "counterexample",
                                    copy, first_key + 1)),
@@ -237,11 +240,13 @@ TEST(Replay, AMissingScenarioFieldIsNamedAtItsPositionInTheFile) {
   std::vector<std::string> lines = split_lines(read_text(path));
   std::size_t scenario_name = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i] == "scenario:") scenario_name = i + 1;
+    if (lines[i] == "scenario:")
+      scenario_name = i + 1;
   }
   ASSERT_GT(scenario_name, 0U);
-  std::erase_if(lines, [](const std::string& l) { return l.starts_with("  nodes:") ||
-                                                          l.starts_with("    - {name: node-a"); });
+  std::erase_if(lines, [](const std::string& l) {
+    return l.starts_with("  nodes:") || l.starts_with("    - {name: node-a");
+  });
   const std::string copy = dir.file("missing-nodes.yml");
   write_text(copy, join_lines(lines));
   const Outcome r = replay(copy);
@@ -318,9 +323,8 @@ TEST(Replay, ASwitchOverridesTheFilesMechanisms) {
 
 TEST(ReplayArgs, ParsesFileFullAndSwitches) {
   std::string error;
-  const auto o = parse_replay_args({"f.yaml", "--full", "--profile", "reference",
-                                    "--inflight=off"},
-                                   error);
+  const auto o =
+      parse_replay_args({"f.yaml", "--full", "--profile", "reference", "--inflight=off"}, error);
   ASSERT_TRUE(o) << error;
   EXPECT_EQ(o->file, "f.yaml");
   EXPECT_TRUE(o->full);

@@ -5,9 +5,9 @@
 // or the field. None exits 0, none exits 1.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,7 +28,8 @@ using testing::write_text;
 std::vector<std::string> committed() {
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(source_path("counterexamples"))) {
-    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+    if (e.path().extension() == ".yaml")
+      out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -39,8 +40,10 @@ std::vector<std::size_t> step_lines(const std::vector<std::string>& lines) {
   std::vector<std::size_t> out;
   bool in_steps = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].starts_with("steps:")) in_steps = true;
-    if (in_steps && lines[i].starts_with("  - ")) out.push_back(i);
+    if (lines[i].starts_with("steps:"))
+      in_steps = true;
+    if (in_steps && lines[i].starts_with("  - "))
+      out.push_back(i);
   }
   return out;
 }
@@ -48,13 +51,15 @@ std::vector<std::size_t> step_lines(const std::vector<std::string>& lines) {
 // In the first line whose text (after leading blanks) starts with `prefix`, the first
 // `from` replaced by `to`; whether there was one. (Not std::regex: GCC 12 warns inside it
 // under the sanitize preset.)
-bool replace_in(std::vector<std::string>& lines, const std::string& prefix,
-                const std::string& from, const std::string& to) {
+bool replace_in(std::vector<std::string>& lines, const std::string& prefix, const std::string& from,
+                const std::string& to) {
   for (std::string& line : lines) {
     const auto start = line.find_first_not_of(' ');
-    if (start == std::string::npos || line.compare(start, prefix.size(), prefix) != 0) continue;
+    if (start == std::string::npos || line.compare(start, prefix.size(), prefix) != 0)
+      continue;
     const auto at = line.find(from);
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos)
+      continue;
     line.replace(at, from.size(), to);
     return true;
   }
@@ -64,7 +69,8 @@ bool replace_in(std::vector<std::string>& lines, const std::string& prefix,
 // Removes ", fingerprint: \"0x...\"" from a step line; whether it had one.
 bool drop_fingerprint(std::string& line) {
   const auto at = line.find(", fingerprint: \"");
-  if (at == std::string::npos) return false;
+  if (at == std::string::npos)
+    return false;
   const auto end = line.find('"', at + 16);
   line.erase(at, end + 1 - at);
   return true;
@@ -73,14 +79,15 @@ bool drop_fingerprint(std::string& line) {
 struct Edit {
   std::string name;
   std::function<bool(std::vector<std::string>&)> apply;  ///< false: does not apply to this file
-  std::string names;  ///< what the error must name
+  std::string names;                                     ///< what the error must name
 };
 
 std::vector<Edit> edits() {
   auto remove_step = [](std::size_t which) {  // 0 first, 1 middle, 2 last
     return [which](std::vector<std::string>& lines) {
       const auto steps = step_lines(lines);
-      if (steps.size() < 2) return false;
+      if (steps.size() < 2)
+        return false;
       const std::size_t i = which == 0 ? 0 : which == 1 ? steps.size() / 2 : steps.size() - 1;
       lines.erase(lines.begin() + static_cast<long>(steps[i]));
       return true;
@@ -91,7 +98,8 @@ std::vector<Edit> edits() {
        [](std::vector<std::string>& lines) {
          std::string& line = lines[step_lines(lines).front()];
          const auto at = line.find("fingerprint: \"0x");
-         if (at == std::string::npos) return false;
+         if (at == std::string::npos)
+           return false;
          line[at + 16] = line[at + 16] == '0' ? '1' : '0';
          return true;
        },
@@ -103,7 +111,8 @@ std::vector<Edit> edits() {
            const auto action = [&](std::size_t k) {
              return lines[steps[k]].substr(0, lines[steps[k]].find(", fingerprint"));
            };
-           if (action(i) == action(i + 1)) continue;
+           if (action(i) == action(i + 1))
+             continue;
            std::swap(lines[steps[i]], lines[steps[i + 1]]);
            return true;
          }
@@ -140,7 +149,8 @@ std::vector<Edit> edits() {
       {"fingerprints-removed",
        [](std::vector<std::string>& lines) {
          bool any = false;
-         for (const std::size_t i : step_lines(lines)) any = drop_fingerprint(lines[i]) || any;
+         for (const std::size_t i : step_lines(lines))
+           any = drop_fingerprint(lines[i]) || any;
          return any;
        },
        "step 1"},
@@ -156,7 +166,8 @@ TEST(ReplayEdits, EveryEditOfEveryCommittedFileExitsTwoNamingTheStepOrField) {
     const std::vector<std::string> original = split_lines(read_text(file));
     for (const Edit& edit : edits()) {
       std::vector<std::string> lines = original;
-      if (!edit.apply(lines)) continue;
+      if (!edit.apply(lines))
+        continue;
       ASSERT_NE(lines, original) << edit.name;
       const std::string edited =
           dir.file(std::filesystem::path(file).stem().string() + "--" + edit.name + ".yaml");
@@ -168,8 +179,8 @@ TEST(ReplayEdits, EveryEditOfEveryCommittedFileExitsTwoNamingTheStepOrField) {
       const int rc = run_replay(o, out, err);
       EXPECT_EQ(rc, kExitBadInput) << edit.name << " of " << file << "\n" << out.str() << err.str();
       EXPECT_NE(err.str().find(edit.names), std::string::npos)
-          << edit.name << " of " << file << ": expected the error to name '" << edit.names
-          << "'\n" << err.str();
+          << edit.name << " of " << file << ": expected the error to name '" << edit.names << "'\n"
+          << err.str();
       ++checked;
     }
   }

@@ -10,11 +10,11 @@
 
 #include "cli/check_command.h"
 #include "cli/command_test_support.h"
-#include "report/json.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
+#include "report/json.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -28,9 +28,11 @@ std::vector<std::string> schedule_lines(const std::string& out) {
   std::vector<std::string> steps;
   for (const std::string& line : split_lines(out)) {
     std::size_t i = 0;
-    while (i < line.size() && line[i] == ' ') ++i;
+    while (i < line.size() && line[i] == ' ')
+      ++i;
     std::size_t j = i;
-    while (j < line.size() && line[j] >= '0' && line[j] <= '9') ++j;
+    while (j < line.size() && line[j] >= '0' && line[j] <= '9')
+      ++j;
     if (i >= 2 && j > i && j + 1 < line.size() && line[j] == '.' && line[j + 1] == ' ') {
       steps.push_back(line);
     }
@@ -41,7 +43,8 @@ std::vector<std::string> schedule_lines(const std::string& out) {
 // The text after the first line starting with `prefix`.
 std::string after(const std::string& out, const std::string& prefix) {
   for (const std::string& line : split_lines(out)) {
-    if (line.starts_with(prefix)) return line.substr(prefix.size());
+    if (line.starts_with(prefix))
+      return line.substr(prefix.size());
   }
   return {};
 }
@@ -51,7 +54,8 @@ std::vector<std::string> file_comments(const std::string& path) {
   std::vector<std::string> out;
   bool in_steps = false;
   for (const std::string& line : split_lines(testing::read_text(path))) {
-    if (line.starts_with("steps:")) in_steps = true;
+    if (line.starts_with("steps:"))
+      in_steps = true;
     const auto hash = line.find("}  ");
     if (in_steps && line.starts_with("  - ") && hash != std::string::npos) {
       out.push_back(line.substr(line.find("# ", hash) + 2));
@@ -64,9 +68,8 @@ TEST(ScheduleAgreement, SearchCheckOutAndReplayPrintTheSameWordsForEveryStep) {
   ScratchDir dir;
   // search: a shrunk cluster and its breadth-first shortest schedule, written to a file.
   std::string error;
-  auto search = parse_search_args({"--seed", "2", "--runs", "100", "--inflight=off",
-                                   "--property", "no-double-victim", "--out",
-                                   dir.file("search")},
+  auto search = parse_search_args({"--seed", "2", "--runs", "100", "--inflight=off", "--property",
+                                   "no-double-victim", "--out", dir.file("search")},
                                   error);
   ASSERT_TRUE(search.has_value()) << error;
   std::ostringstream search_out;
@@ -125,8 +128,7 @@ TEST(ScheduleAgreement, SearchCheckOutAndReplayPrintTheSameWordsForEveryStep) {
     const std::string& line = check_steps[i];
     EXPECT_EQ(line.substr(line.find("  # ") + 4), step["comment"].get<std::string>());
     EXPECT_EQ(check_comments[i], step["comment"].get<std::string>());
-    EXPECT_EQ(line.substr(0, line.find("  # ")).find(checked.steps[i].text),
-              line.find(". ") + 2);
+    EXPECT_EQ(line.substr(0, line.find("  # ")).find(checked.steps[i].text), line.find(". ") + 2);
   }
 
   // The verdict at the last step: the same property and message everywhere.

@@ -15,8 +15,8 @@
 #include "checker/mpi_world.h"
 #include "cli/check_command.h"
 #include "files/scenario_yaml.h"
-#include "properties/schedule.h"
 #include "properties/rapidcheck_run.h"
+#include "properties/schedule.h"
 #include "report/search_report.h"
 
 namespace preemptcheck::cli {
@@ -50,7 +50,8 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
   out.flush();
   s.distributed = true;
   const SearchResult r = run_search(s);
-  if (!r.lead) return kExitHolds;  // this rank's status is rank 0's (run_search_command)
+  if (!r.lead)
+    return kExitHolds;  // this rank's status is rank 0's (run_search_command)
   if (r.ranks > 1) {
     fmt::print(err,
                "preemptcheck search: note: {} ranks explored the first {} generated clusters; "
@@ -73,7 +74,8 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
   }
   const Counterexample cx = search_counterexample(*r.found, *r.shrunk, o.checked, seed, command);
   report::print_search_violation(s, r, cx, out);
-  if (!write(cx, o, out, err, doc)) return kExitBadInput;
+  if (!write(cx, o, out, err, doc))
+    return kExitBadInput;
   report::print_violation_end(cx, r.found->scenario, r.found->steps(), r.shrunk->scenario,
                               r.shrunk->steps(), report::search_stats(r), command, out, doc);
   return kExitViolated;
@@ -101,7 +103,8 @@ int run_stateful_search(const SearchCommandOptions& o, std::uint64_t seed, std::
   }
   const Counterexample cx = stateful_counterexample(*r.found, *r.reduced, o.checked, seed, command);
   report::print_stateful_violation(r, shortest_on_cluster(*r.reduced, o.max_states), cx, out);
-  if (!write(cx, o, out, err, doc)) return kExitBadInput;
+  if (!write(cx, o, out, err, doc))
+    return kExitBadInput;
   report::print_violation_end(cx, r.found->scenario, r.found->steps.size(), r.reduced->scenario,
                               r.reduced->steps.size(), report::stateful_stats(r), command, out,
                               doc);
@@ -117,11 +120,16 @@ std::string search_command_line(const SearchCommandOptions& o, std::uint64_t see
   } else {
     out += fmt::format(" --max-nodes {} --max-pods {}", o.max_nodes, o.max_pods);
   }
-  if (o.max_faults != 1) out += fmt::format(" --max-faults {}", o.max_faults);
-  if (o.differential) out += " --differential";
-  if (o.max_states != kDefaultClusterMaxStates) out += fmt::format(" --max-states {}", o.max_states);
-  if (o.mechanisms.profile) out += " --profile " + *o.mechanisms.profile;
-  for (const auto& [name, value] : o.mechanisms.switches) out += fmt::format(" --{}={}", name, value);
+  if (o.max_faults != 1)
+    out += fmt::format(" --max-faults {}", o.max_faults);
+  if (o.differential)
+    out += " --differential";
+  if (o.max_states != kDefaultClusterMaxStates)
+    out += fmt::format(" --max-states {}", o.max_states);
+  if (o.mechanisms.profile)
+    out += " --profile " + *o.mechanisms.profile;
+  for (const auto& [name, value] : o.mechanisms.switches)
+    out += fmt::format(" --{}={}", name, value);
   if (!o.checked.all()) {
     for (const spec::PropertyDef& d : spec::property_table()) {
       if (!d.is_witness && o.checked.test(static_cast<size_t>(d.id))) {
@@ -129,7 +137,8 @@ std::string search_command_line(const SearchCommandOptions& o, std::uint64_t see
       }
     }
   }
-  if (!o.out_dir.empty()) out += " --out " + o.out_dir;
+  if (!o.out_dir.empty())
+    out += " --out " + o.out_dir;
   return out;
 }
 
@@ -195,12 +204,15 @@ int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostr
   }
   print_notes(notes, "search", err);
   if (o.stateful && checker::mpi::size() > 1) {
-    if (!checker::mpi::is_lead_rank()) return kExitHolds;  // rank 0's status follows
-    fmt::print(err, "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
-                    "runs it alone\n", checker::mpi::size());
+    if (!checker::mpi::is_lead_rank())
+      return kExitHolds;  // rank 0's status follows
+    fmt::print(err,
+               "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
+               "runs it alone\n",
+               checker::mpi::size());
   }
-  Json doc = report::search_document(o.stateful, seed, search_command_line(o, seed), base,
-                                     o.checked);
+  Json doc =
+      report::search_document(o.stateful, seed, search_command_line(o, seed), base, o.checked);
   std::ostringstream text;  // under --json the text is not printed
   std::ostream& shown = o.json ? text : out;
   const int rc = o.stateful ? run_stateful_search(o, seed, shown, err, doc)
@@ -229,7 +241,8 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
     rc = run_search_here(o, seed, lead ? out : silent, lead ? err : silent);
   } catch (const checker::RankFailure& e) {
     // Raised on every rank alike, so no rank waits for the others' status.
-    if (lead) fmt::print(err, "preemptcheck search: {}\n", e.what());
+    if (lead)
+      fmt::print(err, "preemptcheck search: {}\n", e.what());
     return kExitBadInput;
   }
   return checker::mpi::from_lead_rank(rc);

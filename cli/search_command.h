@@ -28,7 +28,7 @@ struct SearchCommandOptions {
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   std::uint64_t max_states = kDefaultClusterMaxStates;  ///< per cluster
   unsigned threads = 0;  ///< each cluster's search threads; 0: the machine's cores
-  std::string out_dir;  ///< when set, a violation is written there as a counterexample file
+  std::string out_dir;   ///< when set, a violation is written there as a counterexample file
   /// A cluster fails only when the profile alone (without the switches) holds on it.
   bool differential = false;
   bool stateful = false;  ///< random walks on large clusters instead of exhaustive checks
@@ -52,8 +52,7 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
 
 /// Runs `preemptcheck search`; returns the exit code: 0 no violation in the clusters asked
 /// for, 1 a violation, 2 bad usage, 3 too many clusters were cut to explore the number asked.
-int run_search_command(const SearchCommandOptions& options, std::ostream& out,
-                       std::ostream& err);
+int run_search_command(const SearchCommandOptions& options, std::ostream& out, std::ostream& err);
 
 /// The command line that repeats a search with `seed`.
 std::string search_command_line(const SearchCommandOptions& options, std::uint64_t seed);

@@ -49,11 +49,11 @@ std::string scratch(const std::string& name) {
 
 TEST(cliSearch, ParsesItsOptions) {
   std::string error;
-  auto o = parse_search_args({"--runs", "7", "--seed=42", "--max-nodes", "2", "--max-pods=5",
-                              "--max-faults", "0", "--max-states", "1000", "--profile",
-                              "kubernetes", "--gate=release-before-last", "--property",
-                              "no-double-victim", "--out", "dir", "--differential"},
-                             error);
+  auto o = parse_search_args(
+      {"--runs", "7", "--seed=42", "--max-nodes", "2", "--max-pods=5", "--max-faults", "0",
+       "--max-states", "1000", "--profile", "kubernetes", "--gate=release-before-last",
+       "--property", "no-double-victim", "--out", "dir", "--differential"},
+      error);
   ASSERT_TRUE(o.has_value()) << error;
   EXPECT_EQ(o->runs, 7);
   EXPECT_EQ(o->seed, 42U);
@@ -157,8 +157,7 @@ TEST(cliSearch, DifferentialSaysWhatTheProfileAloneDoes) {
   EXPECT_EQ(o.code, kExitViolated) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "differential a cluster fails only if profile reference alone"))
       << o.out;
-  EXPECT_TRUE(contains(o.out, "baseline   profile reference alone holds on this cluster"))
-      << o.out;
+  EXPECT_TRUE(contains(o.out, "baseline   profile reference alone holds on this cluster")) << o.out;
 }
 
 TEST(cliSearch, WithoutOutItSaysHowToWriteTheFile) {
@@ -178,8 +177,8 @@ TEST(cliSearch, TooManyClustersCutIsIncompleteWithExitThree) {
 }
 
 TEST(cliSearch, SomeClustersCutAreReportedApart) {
-  const Output o = run({"--seed", "1", "--runs", "30", "--max-states", "400", "--property",
-                        "no-overcommit"});
+  const Output o =
+      run({"--seed", "1", "--runs", "30", "--max-states", "400", "--property", "no-overcommit"});
   EXPECT_EQ(o.code, kExitHolds) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "no violation in 30 clusters")) << o.out;
   EXPECT_TRUE(contains(o.out, "cut by the limit of 400 states and not counted")) << o.out;
@@ -187,8 +186,8 @@ TEST(cliSearch, SomeClustersCutAreReportedApart) {
 
 TEST(cliSearch, StatefulFindsShrinksAndReducesAPlantedDefect) {
   const std::string dir = scratch("stateful");
-  const Output o = run({"--stateful", "--seed", "1", "--runs", "200", "--inflight=off", "--out",
-                        dir});
+  const Output o =
+      run({"--stateful", "--seed", "1", "--runs", "200", "--inflight=off", "--out", dir});
   EXPECT_EQ(o.code, kExitViolated) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "search     stateful, seed 1")) << o.out;
   EXPECT_TRUE(contains(o.out, "shrunk     to ")) << o.out;
@@ -205,8 +204,8 @@ TEST(cliSearch, StatefulFindsShrinksAndReducesAPlantedDefect) {
 }
 
 TEST(cliSearch, StatefulWithoutViolationExitsZero) {
-  const Output o = run({"--stateful", "--seed", "1", "--runs", "20", "--property",
-                        "no-overcommit"});
+  const Output o =
+      run({"--stateful", "--seed", "1", "--runs", "20", "--property", "no-overcommit"});
   EXPECT_EQ(o.code, kExitHolds) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "no violation in 20 random runs")) << o.out;
 }

@@ -41,8 +41,8 @@ Search search(const std::vector<std::string>& args) {
   std::cout << "seed " << *s.options.seed << ": " << s.command << "\n";
   s.result = run_search(s.search);
   const SearchResult& r = s.result;
-  std::cout << fmt::format("{} clusters, {} cut, {} states, {} transitions, {:.2f} s\n",
-                           r.clusters, r.cut, r.states, r.transitions, r.seconds);
+  std::cout << fmt::format("{} clusters, {} cut, {} states, {} transitions, {:.2f} s\n", r.clusters,
+                           r.cut, r.states, r.transitions, r.seconds);
   if (r.found) {
     std::cout << fmt::format("found  {}: {}, {} steps\nshrunk {}: {}, {} steps ({} of {} kept)\n",
                              r.found->result.violation->name, cluster_size(r.found->scenario),
@@ -66,8 +66,8 @@ void expect_shortest_and_replayed(const Search& s, const std::string& name) {
   const auto bfs = checker::explore(model, checker::Limits{s.search.max_states, {}, {}});
   ASSERT_TRUE(bfs.violation.has_value());
   EXPECT_EQ(bfs.violation->path, shrunk.result.violation->path);
-  const Counterexample cx = search_counterexample(
-      *s.result.found, shrunk, s.search.checked, *s.options.seed, s.command);
+  const Counterexample cx =
+      search_counterexample(*s.result.found, shrunk, s.search.checked, *s.options.seed, s.command);
   EXPECT_EQ(cx.found_by.method, "rapidcheck");
   EXPECT_EQ(cx.found_by.seed, s.options.seed);
   expect_written_and_replayed(cx, name, shrunk.result.violation->name);
@@ -75,7 +75,8 @@ void expect_shortest_and_replayed(const Search& s, const std::string& name) {
 
 int running_pods(const Scenario& s) {
   int n = 0;
-  for (const PodSpec& p : s.pods) n += p.node.empty() ? 0 : 1;
+  for (const PodSpec& p : s.pods)
+    n += p.node.empty() ? 0 : 1;
   return n;
 }
 
@@ -101,24 +102,34 @@ const std::vector<Finding>& fixed_findings() {
       // nomination is dropped. An artifact of a model without kube-scheduler's move on a
       // nominatedNodeName change (PR #129058), now in every profile: the search holds with
       // wake-on-release off as well (nothing reopens it).
-      {"cleared_nomination_wakes_the_pods_it_held", "no-lost-wakeup",
+      {"cleared_nomination_wakes_the_pods_it_held",
+       "no-lost-wakeup",
        {"--seed", "5", "--runs", "3000", "--max-nodes", "1", "--max-pods", "4", "--max-faults", "0",
         "--wake-on-release=off"},
-       {}, ""},
+       {},
+       ""},
       // B: a preemptor activated at the end of its job, before the informer shows its victim
       // terminating, waits for its own victims instead of choosing a second one.
-      {"preemptor_waits_for_its_own_victims", "no-over-preemption",
-       {"--seed", "2", "--runs", "1000", "--max-nodes", "2", "--max-pods", "5", "--max-faults", "0"},
-       {"--inflight=preemptor-only"}, "finish"},
+      {"preemptor_waits_for_its_own_victims",
+       "no-over-preemption",
+       {"--seed", "2", "--runs", "1000", "--max-nodes", "2", "--max-pods", "5", "--max-faults",
+        "0"},
+       {"--inflight=preemptor-only"},
+       "finish"},
       // C: a pod unschedulable only because its victim was in another job's in-flight set is
       // woken when that job's eviction fails and gives the victim back.
-      {"failed_eviction_wakes_the_pods_it_held", "no-lost-wakeup",
+      {"failed_eviction_wakes_the_pods_it_held",
+       "no-lost-wakeup",
        {"--seed", "3", "--runs", "200", "--max-nodes", "1", "--max-pods", "3"},
-       {"--wake-on-release=off"}, "evict-fails"},
+       {"--wake-on-release=off"},
+       "evict-fails"},
       // D: a pod deleted while the scheduler still saw it claims nothing (a false positive of
       // the no-double-claim monitor; impl/world_test.cc's DeletedPodClaimsNothing).
-      {"deleted_pod_claims_nothing", "no-double-claim",
-       {"--seed", "1", "--runs", "200", "--max-nodes", "2", "--max-pods", "4"}, {}, ""},
+      {"deleted_pod_claims_nothing",
+       "no-double-claim",
+       {"--seed", "1", "--runs", "200", "--max-nodes", "2", "--max-pods", "4"},
+       {},
+       ""},
   };
   return kFindings;
 }
@@ -133,7 +144,8 @@ TEST_P(FixedFinding, HoldsAndItsSwitchReopensIt) {
       << (fixed.result.shrunk ? cluster_text(fixed.result.shrunk->scenario) +
                                     fixed.result.shrunk->result.violation->message
                               : fixed.result.message);
-  if (f.reopen.empty()) return;
+  if (f.reopen.empty())
+    return;
   const Search s = search(words(words(f.args, f.reopen), {"--property", f.property}));
   SCOPED_TRACE("reproduce: " + s.command);
   ASSERT_EQ(s.result.outcome, SearchResult::Outcome::kViolated);
@@ -156,9 +168,9 @@ TEST(propertiesSearch, ReferenceHoldsOnEveryGeneratedCluster) {
   const Search s = search({"--seed", "7", "--runs", "1000"});
   SCOPED_TRACE("reproduce: " + s.command);
   ASSERT_EQ(s.result.outcome, SearchResult::Outcome::kHolds)
-      << (s.result.shrunk ? cluster_text(s.result.shrunk->scenario) +
-                                s.result.shrunk->result.violation->message
-                          : s.result.message);
+      << (s.result.shrunk
+              ? cluster_text(s.result.shrunk->scenario) + s.result.shrunk->result.violation->message
+              : s.result.message);
   EXPECT_EQ(s.result.clusters, 1000);
   EXPECT_LE(s.result.cut, 5) << "the per-cluster limit cuts too many clusters";
   EXPECT_GT(s.result.states, 0U);
@@ -185,17 +197,29 @@ const std::vector<Switch>& switches() {
       {"nomination_async", {"--nomination=async"}, "no-double-claim", 1, 3},
       {"assume_off", {"--assume=off"}, "no-overcommit", 1, 2},
       {"hold_until_done_without_activation",
-       {"--gate=hold-until-done", "--activate-on-finish=off"}, "no-lost-wakeup", 1, 2},
+       {"--gate=hold-until-done", "--activate-on-finish=off"},
+       "no-lost-wakeup",
+       1,
+       2},
       {"kubernetes_release_before_last",
-       {"--profile", "kubernetes", "--gate=release-before-last"}, "no-double-victim", 1, 2},
+       {"--profile", "kubernetes", "--gate=release-before-last"},
+       "no-double-victim",
+       1,
+       2},
       {"inflight_preemptor_only", {"--inflight=preemptor-only"}, "no-double-victim", 1, 2},
       {"activate_on_finish_off", {"--activate-on-finish=off"}, "no-lost-wakeup", 1, 2},
       // kubernetes-1.32 is kubernetes with gate=release-before-last.
       {"kubernetes_1_32_over_preemption",
-       {"--profile", "kubernetes", "--gate=release-before-last"}, "no-over-preemption", 2, 3},
+       {"--profile", "kubernetes", "--gate=release-before-last"},
+       "no-over-preemption",
+       2,
+       3},
       // PR #142294 on today's kube-scheduler.
-      {"kubernetes_activate_on_finish", {"--profile", "kubernetes", "--activate-on-finish=on"},
-       "no-double-victim", 1, 2},
+      {"kubernetes_activate_on_finish",
+       {"--profile", "kubernetes", "--activate-on-finish=on"},
+       "no-double-victim",
+       1,
+       2},
       // What wake-on-release still closes: a failed eviction gives back victims the in-flight
       // set kept from everyone (§11 class C); it needs a fault and a third pod: a larger budget.
       {"wake_on_release_off", {"--wake-on-release=off"}, "no-lost-wakeup", 1, 3, "3000"},
@@ -207,9 +231,9 @@ class SwitchSearch : public ::testing::TestWithParam<Switch> {};
 
 TEST_P(SwitchSearch, FindsAndShrinksASmallClusterTheProfileAloneHolds) {
   const Switch& sw = GetParam();
-  const Search s = search(words({"--seed", "2", "--runs", sw.runs, "--differential", "--property",
-                                 sw.property},
-                                sw.switches));
+  const Search s =
+      search(words({"--seed", "2", "--runs", sw.runs, "--differential", "--property", sw.property},
+                   sw.switches));
   SCOPED_TRACE("reproduce: " + s.command);
   ASSERT_EQ(s.result.outcome, SearchResult::Outcome::kViolated) << s.result.message;
   const FailingCluster& shrunk = *s.result.shrunk;

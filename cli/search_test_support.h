@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <bitset>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -14,12 +15,11 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <bitset>
 
-#include "files/counterexample_yaml.h"
 #include "cli/replay_command.h"
-#include "properties/schedule.h"
+#include "files/counterexample_yaml.h"
 #include "properties/rapidcheck_run.h"
+#include "properties/schedule.h"
 #include "spec/monitor.h"
 #include "spec/property.h"
 
@@ -27,8 +27,8 @@ namespace preemptcheck::testing_support {
 
 /// A scratch directory for this test, emptied first.
 inline std::string scratch_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   fmt::format("preemptcheck-{}-{}", ::getpid(), name);
+  const auto dir =
+      std::filesystem::temp_directory_path() / fmt::format("preemptcheck-{}-{}", ::getpid(), name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
@@ -61,10 +61,11 @@ inline void expect_written_and_replayed(const Counterexample& cx, const std::str
   ASSERT_FALSE(back.steps.empty());
   EXPECT_EQ(back.property, property);
   std::vector<Action> actions;
-  for (const CounterexampleStep& s : back.steps) actions.push_back(s.action);
+  for (const CounterexampleStep& s : back.steps)
+    actions.push_back(s.action);
   const Schedule schedule = replay_schedule(back.scenario, actions);
-  ASSERT_FALSE(schedule.blocked.has_value()) << "step " << schedule.blocked->number << " "
-                                             << schedule.blocked->text;
+  ASSERT_FALSE(schedule.blocked.has_value())
+      << "step " << schedule.blocked->number << " " << schedule.blocked->text;
   for (std::size_t i = 0; i < back.steps.size(); ++i) {
     ASSERT_TRUE(back.steps[i].fingerprint.has_value());
     EXPECT_EQ(*back.steps[i].fingerprint, schedule.steps[i].fingerprint) << "step " << i + 1;
@@ -85,12 +86,14 @@ inline void expect_written_and_replayed(const Counterexample& cx, const std::str
 /// The value of `key` in RC_PARAMS ("seed=5 max_success=100"), if given.
 inline std::optional<std::uint64_t> rc_param(const std::string& key) {
   const char* env = std::getenv("RC_PARAMS");
-  if (env == nullptr) return std::nullopt;
+  if (env == nullptr)
+    return std::nullopt;
   std::istringstream in(env);
   std::string word;
   while (in >> word) {
     const auto eq = word.find('=');
-    if (eq == std::string::npos || word.substr(0, eq) != key) continue;
+    if (eq == std::string::npos || word.substr(0, eq) != key)
+      continue;
     try {
       return std::stoull(word.substr(eq + 1));
     } catch (const std::exception&) {

@@ -68,7 +68,7 @@ struct Defect {
   std::string name;
   std::string planted;  ///< the switch that plays the defect
   std::string property;
-  std::string seed;     ///< a seed whose first failing run is long, so shrinking shows
+  std::string seed;  ///< a seed whose first failing run is long, so shrinking shows
 };
 
 void PrintTo(const Defect& d, std::ostream* os) { *os << d.name; }
@@ -101,25 +101,23 @@ TEST_P(PlantedDefect, IsCaughtAndShrunkToAtMostEightSteps) {
   // Without the defect the same schedule breaks nothing (or cannot run).
   Scenario fixed = r.reduced->scenario;
   fixed.mechanisms = Mechanisms{};
-  EXPECT_FALSE(broken_schedule(fixed, replay_schedule(fixed, r.reduced->steps, one,
-                                                     StopAt::kFirstViolation))
-                   .has_value());
+  EXPECT_FALSE(
+      broken_schedule(fixed, replay_schedule(fixed, r.reduced->steps, one, StopAt::kFirstViolation))
+          .has_value());
 
   const Counterexample cx =
-      stateful_counterexample(*r.found, *r.reduced, s.stateful.checked, *s.options.seed,
-                                   s.command);
+      stateful_counterexample(*r.found, *r.reduced, s.stateful.checked, *s.options.seed, s.command);
   EXPECT_EQ(cx.found_by.method, "rapidcheck-stateful");
   EXPECT_FALSE(cx.found_by.shortest);
   expect_written_and_replayed(cx, "stateful-" + d.name, d.property);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    properties, PlantedDefect,
-    ::testing::Values(Defect{"victims_ignore_the_in_flight_set", "--inflight=off",
-                             "no-double-victim", "3"},
-                      Defect{"filter_ignores_fresh_nominations", "--nomination=async",
-                             "no-double-claim", "5"}),
-    [](const auto& param_info) { return param_info.param.name; });
+INSTANTIATE_TEST_SUITE_P(properties, PlantedDefect,
+                         ::testing::Values(Defect{"victims_ignore_the_in_flight_set",
+                                                  "--inflight=off", "no-double-victim", "3"},
+                                           Defect{"filter_ignores_fresh_nominations",
+                                                  "--nomination=async", "no-double-claim", "5"}),
+                         [](const auto& param_info) { return param_info.param.name; });
 
 // A show() of every command reads as the schedule: one action line per step.
 TEST(propertiesStateful, ShrunkRunsReadAsSchedules) {

@@ -35,8 +35,8 @@ std::string one_line(std::string_view s) {
 std::string file_word(std::string_view s) {
   std::string out;
   for (const char c : s) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
     out += keep ? c : '-';
   }
   return out.empty() ? "unnamed" : out;
@@ -54,7 +54,8 @@ std::string scenario_block(const Scenario& scenario) {
     if (top_level) {
       skipping = line.starts_with("profile:") || line.starts_with("mechanisms:");
     }
-    if (skipping) continue;
+    if (skipping)
+      continue;
     out += line.empty() ? "\n" : fmt::format("  {}\n", line);
   }
   return out;
@@ -63,9 +64,9 @@ std::string scenario_block(const Scenario& scenario) {
 // ---------------------------------------------------------------------------------------
 // Reading
 
-constexpr std::array<std::string_view, 9> kTopKeys = {
-    "property", "message", "also", "found-by", "scenario", "profile", "mechanisms",
-    "scenario-digest", "steps"};
+constexpr std::array<std::string_view, 9> kTopKeys = {"property",   "message",         "also",
+                                                      "found-by",   "scenario",        "profile",
+                                                      "mechanisms", "scenario-digest", "steps"};
 constexpr std::array<std::string_view, 7> kFoundByKeys = {
     "method", "shortest", "states", "depth", "properties", "seed", "shrunk"};
 constexpr std::array<std::string_view, 2> kStepKeys = {"action", "fingerprint"};
@@ -74,7 +75,8 @@ constexpr std::array<std::string_view, 2> kAlsoKeys = {"property", "message"};
 std::string safety_property_names() {
   std::string out;
   for (const spec::PropertyDef& d : spec::property_table()) {
-    if (!d.is_witness) out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
+    if (!d.is_witness)
+      out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
   }
   return out;
 }
@@ -85,7 +87,8 @@ class Reader : StrictYaml {
 
   Counterexample read() const {
     const YAML::Node root = parse(text_);
-    if (root.IsNull()) fail_at(1, 1, "expected a counterexample mapping at the top level");
+    if (root.IsNull())
+      fail_at(1, 1, "expected a counterexample mapping at the top level");
     if (!root.IsMap() || root.Style() == YAML::EmitterStyle::Flow) {
       fail(root, fmt::format("expected a block mapping at the top level, one key per line, "
                              "got {}",
@@ -100,13 +103,14 @@ class Reader : StrictYaml {
     const std::string& s = plain_scalar(f, "a non-negative integer");
     std::uint64_t value = 0;
     const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (s.empty() || ptr != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    if (s.empty() || ptr != s.data() + s.size() ||
+        (ec != std::errc() && ec != std::errc::result_out_of_range)) {
       fail(f, fmt::format("expected a non-negative integer for '{}', got {}", f.key,
                           describe(f.value)));
     }
     if (ec == std::errc::result_out_of_range || value > max) {
-      fail(f, fmt::format("integer out of range for '{}': {} is above the bound {}", f.key, s,
-                          max));
+      fail(f,
+           fmt::format("integer out of range for '{}': {} is above the bound {}", f.key, s, max));
     }
     return value;
   }
@@ -128,13 +132,17 @@ class Reader : StrictYaml {
     for (std::size_t i = 2; ok && i < s.size(); ++i) {
       const char c = s[i];
       int digit = -1;
-      if (c >= '0' && c <= '9') digit = c - '0';
-      if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+      if (c >= '0' && c <= '9')
+        digit = c - '0';
+      if (c >= 'a' && c <= 'f')
+        digit = c - 'a' + 10;
+      if (c >= 'A' && c <= 'F')
+        digit = c - 'A' + 10;
       ok = digit >= 0;
       value = (value << 4) | static_cast<std::uint64_t>(digit < 0 ? 0 : digit);
     }
-    if (!ok) fail(e, fmt::format("expected {} like \"0x0123456789abcdef\", got '{}'", what, s));
+    if (!ok)
+      fail(e, fmt::format("expected {} like \"0x0123456789abcdef\", got '{}'", what, s));
     return value;
   }
 
@@ -147,7 +155,8 @@ class Reader : StrictYaml {
     cx.property = safety_property(property.value.IsNull() ? property.key_node : property.value,
                                   text(property));
     cx.message = text(require(top, "message", kWhat));
-    if (const Field* also = top.find("also")) read_also(*also, cx);
+    if (const Field* also = top.find("also"))
+      read_also(*also, cx);
     read_found_by(require(top, "found-by", kWhat), cx.found_by);
 
     const Field& scenario = require(top, "scenario", kWhat);
@@ -211,15 +220,19 @@ class Reader : StrictYaml {
   void read_found_by(const Field& entry, FoundBy& out) const {
     const Fields fields = mapping(as_map(entry), "'found-by'", kFoundByKeys);
     out.method = text(require(fields, "method", "'found-by'"));
-    if (const Field* e = fields.find("shortest")) out.shortest = boolean(*e);
+    if (const Field* e = fields.find("shortest"))
+      out.shortest = boolean(*e);
     constexpr auto kMax64 = std::numeric_limits<std::uint64_t>::max();
-    if (const Field* e = fields.find("states")) out.states = unsigned_integer(*e, kMax64);
+    if (const Field* e = fields.find("states"))
+      out.states = unsigned_integer(*e, kMax64);
     if (const Field* e = fields.find("depth")) {
       out.depth = static_cast<std::uint32_t>(
           unsigned_integer(*e, static_cast<std::uint64_t>(limits::kMaxSteps)));
     }
-    if (const Field* e = fields.find("seed")) out.seed = unsigned_integer(*e, kMax64);
-    if (const Field* e = fields.find("shrunk")) out.shrunk = text(*e);
+    if (const Field* e = fields.find("seed"))
+      out.seed = unsigned_integer(*e, kMax64);
+    if (const Field* e = fields.find("shrunk"))
+      out.shrunk = text(*e);
     if (const Field* e = fields.find("properties")) {
       if (!e->value.IsSequence()) {
         fail(*e, fmt::format("expected a sequence of property names for 'properties', got {}",
@@ -227,7 +240,8 @@ class Reader : StrictYaml {
       }
       for (auto it = e->value.begin(); it != e->value.end(); ++it) {
         const YAML::Node p = *it;
-        if (!p.IsScalar()) fail(p, fmt::format("expected a property name, got {}", describe(p)));
+        if (!p.IsScalar())
+          fail(p, fmt::format("expected a property name, got {}", describe(p)));
         out.properties.push_back(safety_property(p, p.Scalar()));
       }
     }
@@ -246,7 +260,8 @@ class Reader : StrictYaml {
     int end = -1;  // the first line after the scenario: the next top-level key's
     for (const Field& e : top.entries) {
       const int line = e.key_node.Mark().line;
-      if (line > start.line && (end < 0 || line < end)) end = line;
+      if (line > start.line && (end < 0 || line < end))
+        end = line;
     }
     std::istringstream in(text_);
     std::string sub;
@@ -257,8 +272,8 @@ class Reader : StrictYaml {
         continue;
       }
       if (n == start.line) {
-        const auto prefix = std::min<std::size_t>(static_cast<std::size_t>(start.column),
-                                                  line.size());
+        const auto prefix =
+            std::min<std::size_t>(static_cast<std::size_t>(start.column), line.size());
         line.replace(0, prefix, prefix, ' ');
       }
       sub += line;
@@ -269,8 +284,8 @@ class Reader : StrictYaml {
 
   void read_steps(const Field& entry, Counterexample& cx) const {
     if (!entry.value.IsSequence()) {
-      fail(entry, fmt::format("expected a sequence of steps for 'steps', got {}",
-                              describe(entry.value)));
+      fail(entry,
+           fmt::format("expected a sequence of steps for 'steps', got {}", describe(entry.value)));
     }
     const Cluster cluster(cx.scenario);
     std::string pods;
@@ -294,7 +309,8 @@ class Reader : StrictYaml {
         const Field& action = require(fields, "action", what);
         text(action);
         action_node = action.value;
-        if (const Field* f = fields.find("fingerprint")) step.fingerprint = hex64(*f, "a fingerprint");
+        if (const Field* f = fields.find("fingerprint"))
+          step.fingerprint = hex64(*f, "a fingerprint");
       } else {
         fail(node, fmt::format("expected step {} as {{action: \"ACTION\", fingerprint: "
                                "\"0x…\"}} or as an action, got {}",
@@ -341,7 +357,8 @@ std::string format_fingerprint(std::uint64_t fingerprint) {
 
 std::string counterexample_file_name(const Counterexample& cx) {
   std::string name = fmt::format("{}--{}", file_word(cx.property), file_word(cx.scenario.name));
-  if (cx.scenario.profile != "reference") name += "--" + file_word(cx.scenario.profile);
+  if (cx.scenario.profile != "reference")
+    name += "--" + file_word(cx.scenario.profile);
   const Mechanisms base = profile(cx.scenario.profile).value_or(Mechanisms{});
   for (const std::string& d : differences(cx.scenario.mechanisms, base)) {
     // "--gate=release-before-last" → "gate-release-before-last"
@@ -354,10 +371,12 @@ std::string counterexample_file_name(const Counterexample& cx) {
 
 std::string counterexample_to_yaml(const Counterexample& cx, std::string_view replay_path) {
   std::string out;
-  out += fmt::format("# Counterexample to {}, written by `preemptcheck {} --out`: regenerate it,\n"
-                     "# never edit it by hand.\n",
-                     cx.property, cx.found_by.seed ? "search" : "check");
-  if (!cx.command.empty()) out += fmt::format("# Found by:  {}\n", one_line(cx.command));
+  out += fmt::format(
+      "# Counterexample to {}, written by `preemptcheck {} --out`: regenerate it,\n"
+      "# never edit it by hand.\n",
+      cx.property, cx.found_by.seed ? "search" : "check");
+  if (!cx.command.empty())
+    out += fmt::format("# Found by:  {}\n", one_line(cx.command));
   out += fmt::format("# Replay:    preemptcheck replay {}\n", one_line(replay_path));
   out += fmt::format("property: {}\n", cx.property);
   out += fmt::format("message: {}\n", yaml_quoted(cx.message));
@@ -369,9 +388,9 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
       out += fmt::format("  - {{property: {}, message: {}}}\n", m.name, yaml_quoted(m.message));
     }
   }
-  out += fmt::format("found-by: {{method: {}, shortest: {}, states: {}, depth: {}",
-                     cx.found_by.method, cx.found_by.shortest ? "true" : "false",
-                     cx.found_by.states, cx.found_by.depth);
+  out +=
+      fmt::format("found-by: {{method: {}, shortest: {}, states: {}, depth: {}", cx.found_by.method,
+                  cx.found_by.shortest ? "true" : "false", cx.found_by.states, cx.found_by.depth);
   if (!cx.found_by.properties.empty()) {
     std::string names;
     for (const std::string& p : cx.found_by.properties) {
@@ -379,7 +398,8 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
     }
     out += fmt::format(", properties: [{}]", names);
   }
-  if (cx.found_by.seed) out += fmt::format(", seed: {}", *cx.found_by.seed);
+  if (cx.found_by.seed)
+    out += fmt::format(", seed: {}", *cx.found_by.seed);
   if (!cx.found_by.shrunk.empty()) {
     out += fmt::format(", shrunk: {}", yaml_quoted(cx.found_by.shrunk));
   }
@@ -389,7 +409,8 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
   out += fmt::format("profile: {}\n", cx.scenario.profile);
   std::string switches;
   for (std::string_view m : mechanism_names()) {
-    if (!mechanism_printed(cx.scenario.mechanisms, m)) continue;
+    if (!mechanism_printed(cx.scenario.mechanisms, m))
+      continue;
     switches += fmt::format("{}{}: {}", switches.empty() ? "" : ", ", m,
                             mechanism_value(cx.scenario.mechanisms, m));
   }

@@ -34,17 +34,17 @@ struct FoundBy {
 /// One step of a counterexample.
 struct CounterexampleStep {
   Action action;
-  std::string text;  ///< the action as written, e.g. "evict p-high v1"
+  std::string text;                          ///< the action as written, e.g. "evict p-high v1"
   std::optional<std::uint64_t> fingerprint;  ///< of the state after the step
   std::string comment;                       ///< what it did; written, never read back
-  int line = 0;    ///< 1-based position of the step in the file it was read from
+  int line = 0;  ///< 1-based position of the step in the file it was read from
   int column = 0;
 };
 
 /// A counterexample, as written by `check --out` and read by `replay`.
 struct Counterexample {
-  std::string property;  ///< the violated safety property
-  std::string message;   ///< its one-line message
+  std::string property;                        ///< the violated safety property
+  std::string message;                         ///< its one-line message
   std::vector<checker::PropertyMessage> also;  ///< other properties the last step violated
   FoundBy found_by;
   /// The scenario, its `profile` and `mechanisms` those of the run (every switch is written).

@@ -24,7 +24,8 @@ std::string source_dir() {
 std::vector<std::string> committed_files() {
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/counterexamples")) {
-    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+    if (e.path().extension() == ".yaml")
+      out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -33,7 +34,8 @@ std::vector<std::string> committed_files() {
 std::string replace_once(std::string text, std::string_view from, std::string_view to) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -113,8 +115,7 @@ TEST_F(Edited, AMalformedDigestIsAnErrorAtIt) {
 TEST_F(Edited, BothFormatsWordSharedErrorsAlike) {
   // A duplicate key at the top of the counterexample and inside its scenario.
   const std::string top = replace_once(text_, "also: []\n", "also: []\nalso: []\n");
-  const std::string inner =
-      replace_once(text_, "  pdbs: []\n", "  pdbs: []\n  pdbs: []\n");
+  const std::string inner = replace_once(text_, "  pdbs: []\n", "  pdbs: []\n  pdbs: []\n");
   for (const std::string& text : {top, inner}) {
     try {
       load_counterexample_text(text, "cx.yaml");
@@ -137,7 +138,8 @@ TEST_F(Edited, BothFormatsWordSharedErrorsAlike) {
 TEST_F(Edited, StepsAndNestingAreBounded) {
   std::string many = text_;
   const std::string step = "  - \"observe\"\n";
-  for (int i = 0; i < limits::kMaxSteps; ++i) many += step;
+  for (int i = 0; i < limits::kMaxSteps; ++i)
+    many += step;
   try {
     load_counterexample_text(many, "cx.yaml");
     ADD_FAILURE() << "loaded";

@@ -91,12 +91,13 @@ TEST(filesInputRules, BadQuantities) {
 }
 
 TEST(filesInputRules, NumbersHaveBounds) {
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: 1000000001}]\n", 3, 23,
-                       "quantity out of range for 'cpu': 1000000001 is above the bound 1000000000"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: [{name: p, cpu: 1000000001}]\n", 3, 23,
+               "quantity out of range for 'cpu': 1000000001 is above the bound 1000000000"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, memory: 2Pi}]\n", 3, 26,
                        "quantity out of range for 'memory': 2Pi is above the bound 1Pi"));
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: 2147483647}]\n", 3, 23,
-                       "is above the bound"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: [{name: p, cpu: 2147483647}]\n", 3, 23, "is above the bound"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: 2147483648}]\n", 3, 28,
                        "integer out of range for 'priority': 2147483648 is above the bound "
                        "2147483647"));
@@ -128,8 +129,8 @@ TEST(filesInputRules, TaggedOrQuotedNumbersAreStrings) {
                        "got a value tagged tag:yaml.org,2002:str"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: !!str 4}]\n", 3, 28,
                        "expected an integer for 'priority', got a value tagged"));
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: \"4\"}]\n", 3, 23,
-                       "got the quoted string '4'"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: [{name: p, cpu: \"4\"}]\n", 3, 23, "got the quoted string '4'"));
 }
 
 TEST(filesInputRules, NamesFollowKubernetes) {
@@ -143,12 +144,12 @@ TEST(filesInputRules, NamesFollowKubernetes) {
                        "longer than 253 characters"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {\"a b\": x}}]\n", 3, 27,
                        "invalid label key 'a b'"));
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {Example.com/x: y}}]\n", 3, 27,
-                       "invalid label key 'Example.com/x' in 'labels': a prefix not a DNS-1123 subdomain"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: [{name: p, labels: {Example.com/x: y}}]\n", 3, 27,
+               "invalid label key 'Example.com/x' in 'labels': a prefix not a DNS-1123 subdomain"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: -x}}]\n", 3, 32,
                        "invalid label value '-x' for 'app'"));
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: " + std::string(64, 'x') +
-                           "}}]\n",
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: " + std::string(64, 'x') + "}}]\n",
                        3, 32, "longer than 63 characters"));
   const Scenario s = load_scenario_text(
       kHead + "pods: [{name: web-0.x, labels: {example.com/App_1: V.1, tier: \"\"}}]\n", kFile);
@@ -158,8 +159,8 @@ TEST(filesInputRules, NamesFollowKubernetes) {
 TEST(filesInputRules, RawBytesAreCheckedBeforeParsing) {
   EXPECT_TRUE(fails_at(kHead + std::string("pods: [{name: p\0q}]\n", 20), 3, 16,
                        "a NUL byte is not allowed"));
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p\x01q}]\n", 3, 16,
-                       "control character 0x01 is not allowed"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: [{name: p\x01q}]\n", 3, 16, "control character 0x01 is not allowed"));
   EXPECT_TRUE(fails_at(kHead + "pods: []\n# \x7f\n", 4, 3, "control character 0x7f"));
   EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: caf\xc3\n", 4, 17, "invalid UTF-8"));
   EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: \xc0\xaf\n", 4, 14, "invalid UTF-8"));
@@ -171,8 +172,8 @@ TEST(filesInputRules, RawBytesAreCheckedBeforeParsing) {
 }
 
 TEST(filesInputRules, SizeNestingAliasesAreBounded) {
-  const std::string big = kHead + "pods: []\ndescription: " +
-                          std::string(limits::kMaxFileBytes, 'x') + "\n";
+  const std::string big =
+      kHead + "pods: []\ndescription: " + std::string(limits::kMaxFileBytes, 'x') + "\n";
   try {
     load_scenario_text(big, kFile);
     ADD_FAILURE() << "loaded";
@@ -195,35 +196,35 @@ TEST(filesInputRules, SizeNestingAliasesAreBounded) {
   std::filesystem::remove(path);
 
   std::string deep = kHead + "pods: []\ndescription: ";
-  for (int i = 0; i < limits::kMaxNesting; ++i) deep += "[";
-  for (int i = 0; i < limits::kMaxNesting; ++i) deep += "]";
+  for (int i = 0; i < limits::kMaxNesting; ++i)
+    deep += "[";
+  for (int i = 0; i < limits::kMaxNesting; ++i)
+    deep += "]";
   // The top-level mapping is the first level: the last '[' is one too many.
   EXPECT_TRUE(fails_at(deep + "\n", 4, 13 + limits::kMaxNesting, "nesting too deep"));
 
   std::string aliases = kHead + "pods: []\nexpect: &e {bound: []}\nx: [";
-  for (int i = 0; i <= limits::kMaxAliases; ++i) aliases += "*e, ";
+  for (int i = 0; i <= limits::kMaxAliases; ++i)
+    aliases += "*e, ";
   aliases += "]\n";
   EXPECT_TRUE(fails_at(aliases, 5, 5 + 4 * limits::kMaxAliases, "too many aliases: at most 64"));
 }
 
 TEST(filesInputRules, StartingStateIsValidated) {
-  EXPECT_TRUE(fails_at(kHead +
-                           "pods:\n  - {name: v1, cpu: 3, node: a}\n  - {name: v2, cpu: 2, node: a}\n",
-                       5, 30,
-                       "node 'a' is overfilled at the start: with pod 'v2' its pods request cpu "
-                       "5, memory 0 against its capacity cpu 4, memory 4"));
+  EXPECT_TRUE(fails_at(
+      kHead + "pods:\n  - {name: v1, cpu: 3, node: a}\n  - {name: v2, cpu: 2, node: a}\n", 5, 30,
+      "node 'a' is overfilled at the start: with pod 'v2' its pods request cpu "
+      "5, memory 0 against its capacity cpu 4, memory 4"));
   // The sum that wrapped in 32 bits is now simply too large.
   EXPECT_TRUE(fails_at(kHead + "pods:\n  - {name: v1, cpu: 2147483647, node: a}\n", 4, 21,
                        "above the bound"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p}]\nexpect: {bound: [q]}\n", 4, 18,
                        "expected the name of a declared pod in 'expect.bound', got 'q'"));
-  EXPECT_TRUE(fails_at(kHead +
-                           "pods: [{name: p, labels: {app: web}}]\n"
-                           "pdbs: [{name: b, selector: {app: db}, min-available: 1}]\n",
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: web}}]\n"
+                               "pdbs: [{name: b, selector: {app: db}, min-available: 1}]\n",
                        4, 28, "PDB 'b' selects no pod"));
-  EXPECT_TRUE(fails_at(kHead +
-                           "pods: [{name: p, labels: {app: web}}]\n"
-                           "pdbs: [{name: b, selector: {}, min-available: 1}]\n",
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: web}}]\n"
+                               "pdbs: [{name: b, selector: {}, min-available: 1}]\n",
                        4, 28, "PDB 'b' has an empty selector"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {app: web}}]\n"
                                "pdbs: [{name: b, selector: {app: web}, min-available: 33}]\n",

@@ -40,7 +40,8 @@ std::string unique_name(std::string name, std::set<std::string>& taken) {
   for (int i = 2; !dns1123_subdomain_problem(candidate).empty() || taken.contains(candidate); ++i) {
     const std::string suffix = fmt::format("-{}", i);
     std::string prefix = name.substr(0, 253 - suffix.size());
-    while (prefix.ends_with('.')) prefix.pop_back();
+    while (prefix.ends_with('.'))
+      prefix.pop_back();
     candidate = prefix + suffix;
   }
   taken.insert(candidate);
@@ -49,9 +50,11 @@ std::string unique_name(std::string name, std::set<std::string>& taken) {
 
 // Object names unique across namespaces: the plain name, or "NAMESPACE.NAME" for every object
 // whose name another namespace also uses.
-std::vector<std::string> scenario_names(const std::vector<std::pair<std::string, std::string>>& ids) {
+std::vector<std::string> scenario_names(
+    const std::vector<std::pair<std::string, std::string>>& ids) {
   std::map<std::string, std::set<std::string>> namespaces_of;
-  for (const auto& [ns, name] : ids) namespaces_of[name].insert(ns);
+  for (const auto& [ns, name] : ids)
+    namespaces_of[name].insert(ns);
   std::set<std::string> taken;
   std::vector<std::string> out;
   for (const auto& [ns, name] : ids) {
@@ -80,13 +83,15 @@ std::int64_t scaled_up(std::int64_t percent, std::int64_t total) {
 KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
                              const KubectlImportOptions& options) {
   Collected c;
-  for (const KubectlInput& in : inputs) kubectl::read_objects(in, c);
+  for (const KubectlInput& in : inputs)
+    kubectl::read_objects(in, c);
 
   KubectlImport out;
   Scenario& s = out.scenario;
   s.name = options.scenario_name;
   std::vector<std::string> files;
-  for (const KubectlInput& in : inputs) files.push_back(in.file);
+  for (const KubectlInput& in : inputs)
+    files.push_back(in.file);
   s.description = fmt::format("imported from kubectl output: {}", fmt::join(files, ", "));
 
   // Nodes, sorted by name so that the order of the inputs does not matter.
@@ -100,9 +105,10 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
   }
   for (const std::string& keep : options.keep_nodes) {
     if (!node_names.contains(keep)) {
-      throw std::invalid_argument(fmt::format("--nodes names '{}', which is not a node of the "
-                                              "input (nodes: {})",
-                                              keep, fmt::join(node_names, ", ")));
+      throw std::invalid_argument(
+          fmt::format("--nodes names '{}', which is not a node of the "
+                      "input (nodes: {})",
+                      keep, fmt::join(node_names, ", ")));
     }
   }
   auto kept = [&](const std::string& node) {
@@ -162,8 +168,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
   // Running pods in start order (status.startTime), then pending pods in creation order.
   std::stable_sort(pods.begin(), pods.end(), [](const RawPod* a, const RawPod* b) {
     auto key = [](const RawPod* p) {
-      return std::make_tuple(p->node.empty(), p->node.empty() ? p->created : p->start_time,
-                             p->ns, p->name);
+      return std::make_tuple(p->node.empty(), p->node.empty() ? p->created : p->start_time, p->ns,
+                             p->name);
     };
     return key(a) < key(b);
   });
@@ -172,10 +178,12 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
   // globalDefault class, else 0.
   const RawClass* global_default = nullptr;
   for (const auto& [name, cls] : c.classes) {
-    if (cls.global_default) global_default = &cls;
+    if (cls.global_default)
+      global_default = &cls;
   }
   std::vector<std::pair<std::string, std::string>> ids;
-  for (const RawPod* p : pods) ids.emplace_back(p->ns, p->name);
+  for (const RawPod* p : pods)
+    ids.emplace_back(p->ns, p->name);
   const std::vector<std::string> pod_names = scenario_names(ids);
   for (std::size_t i = 0; i < pods.size(); ++i) {
     const RawPod& p = *pods[i];
@@ -194,14 +202,15 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       cls = global_default;
     }
     spec.priority = static_cast<int>(p.priority ? *p.priority : cls ? cls->value : 0);
-    spec.preempt_never = p.preempt_never ? *p.preempt_never
-                                         : (cls && cls->preempt_never && *cls->preempt_never);
+    spec.preempt_never =
+        p.preempt_never ? *p.preempt_never : (cls && cls->preempt_never && *cls->preempt_never);
     spec.cpu = p.requests.cpu;
     spec.memory = p.requests.memory;
     spec.node = p.node;
     spec.labels = p.labels;
     s.pods.push_back(std::move(spec));
-    if (p.node.empty()) ++out.pending;
+    if (p.node.empty())
+      ++out.pending;
   }
 
   // PDBs: a PDB selects pods of its own namespace; when its labels would also select pods of
@@ -222,7 +231,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
     std::int64_t matching = 0;
     bool other_namespace = b.match_labels.empty();
     for (const RawPod* p : pods) {
-      if (!selects(b.match_labels, p->labels)) continue;
+      if (!selects(b.match_labels, p->labels))
+        continue;
       if (p->ns == b.ns) {
         ++matching;
       } else {
@@ -239,7 +249,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       spec.selector.emplace(kNamespaceLabel, b.ns);
       namespaces_to_label.insert(b.ns);
     }
-    for (const auto& [key, value] : spec.selector) selector_keys.insert(key);
+    for (const auto& [key, value] : spec.selector)
+      selector_keys.insert(key);
     // minAvailable as a count is kept; a percentage and maxUnavailable are scaled by the
     // expected pod count, which the disruption controller takes from the pods' controllers
     // and which is here the number of matching pods in the input.
@@ -252,9 +263,10 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       min_available = std::max<std::int64_t>(0, matching - max);
     }
     if ((b.min_available && b.min_percent) || b.max_unavailable) {
-      c.drop("the pods' controllers' scale (not in the input; PDB percentages and "
-             "maxUnavailable are scaled by the matching pods instead)",
-             b.id());
+      c.drop(
+          "the pods' controllers' scale (not in the input; PDB percentages and "
+          "maxUnavailable are scaled by the matching pods instead)",
+          b.id());
     }
     // Above the matching count, no pod may be disrupted either way.
     spec.min_available = static_cast<int>(std::min(min_available, matching));
@@ -277,7 +289,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
         ++labels_dropped;
       }
     }
-    if (namespaces_to_label.contains(pods[i]->ns)) keep.emplace(kNamespaceLabel, pods[i]->ns);
+    if (namespaces_to_label.contains(pods[i]->ns))
+      keep.emplace(kNamespaceLabel, pods[i]->ns);
     s.pods[i].labels = std::move(keep);
   }
   if (labels_dropped > 0) {
@@ -304,7 +317,8 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
 KubectlImport import_kubectl_files(const std::vector<std::string>& paths,
                                    const KubectlImportOptions& options) {
   std::vector<KubectlInput> inputs;
-  for (const std::string& path : paths) inputs.push_back({path, read_file(path)});
+  for (const std::string& path : paths)
+    inputs.push_back({path, read_file(path)});
   return import_kubectl(inputs, options);
 }
 

@@ -32,14 +32,16 @@ std::string testdata(const std::string& name) {
 
 const PodSpec* find_pod(const Scenario& s, const std::string& name) {
   for (const PodSpec& p : s.pods) {
-    if (p.name == name) return &p;
+    if (p.name == name)
+      return &p;
   }
   return nullptr;
 }
 
 const PdbSpec* find_pdb(const Scenario& s, const std::string& name) {
   for (const PdbSpec& p : s.pdbs) {
-    if (p.name == name) return &p;
+    if (p.name == name)
+      return &p;
   }
   return nullptr;
 }
@@ -129,7 +131,8 @@ TEST(cli_kubectl_import, NodesKeepsASubset) {
   keep.keep_nodes = {"node-a"};
   const KubectlImport r = import_kubectl_files({testdata("kubectl-cluster.yaml")}, keep);
   ASSERT_EQ(r.scenario.nodes.size(), 1u);
-  for (const PodSpec& p : r.scenario.pods) EXPECT_TRUE(p.node.empty() || p.node == "node-a");
+  for (const PodSpec& p : r.scenario.pods)
+    EXPECT_TRUE(p.node.empty() || p.node == "node-a");
   EXPECT_TRUE(dropped_mentions(r, "pods on nodes not kept by --nodes", "prod/api-0"));
   keep.keep_nodes = {"node-z"};
   EXPECT_THROW(import_kubectl_files({testdata("kubectl-cluster.yaml")}, keep),
@@ -211,10 +214,12 @@ TEST(cli_kubectl_import, PdbPercentagesRoundUp) {
     objects += std::string("---\napiVersion: v1\nkind: Pod\nmetadata: {name: ") + name +
                ", labels: {app: w}}\nspec: {nodeName: n1, containers: [{name: c}]}\n";
   }
-  objects += "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: min}\n"
-             "spec: {minAvailable: 34%, selector: {matchLabels: {app: w}}}\n";
-  objects += "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: max}\n"
-             "spec: {maxUnavailable: \"34%\", selector: {matchLabels: {app: w}}}\n";
+  objects +=
+      "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: min}\n"
+      "spec: {minAvailable: 34%, selector: {matchLabels: {app: w}}}\n";
+  objects +=
+      "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: max}\n"
+      "spec: {maxUnavailable: \"34%\", selector: {matchLabels: {app: w}}}\n";
   const Scenario s = import_one(objects).scenario;
   EXPECT_EQ(find_pdb(s, "min")->min_available, 2);
   EXPECT_EQ(find_pdb(s, "max")->min_available, 1);
@@ -239,7 +244,8 @@ TEST(cli_kubectl_import, MalformedFixturesNameFileLineColumn) {
       std::string l;
       int seen = 0;
       for (int n = 1; std::getline(in, l); ++n) {
-        if (l == "apiVersion: v1" && ++seen == 2) line = n;
+        if (l == "apiVersion: v1" && ++seen == 2)
+          line = n;
       }
     }
     ASSERT_GT(line, 0) << c.file;
@@ -266,7 +272,9 @@ TEST(cli_kubectl_import, PositionsCountFromTheFileStartInLaterDocuments) {
   } catch (const FileError& e) {
     EXPECT_EQ(e.line, 9) << e.what();
     EXPECT_EQ(e.column, static_cast<int>(std::string("spec: {containers: [{name: c, resources: "
-                                                     "{requests: {cpu: ").size()) + 1)
+                                                     "{requests: {cpu: ")
+                                             .size()) +
+                            1)
         << e.what();
   }
 }
@@ -275,14 +283,16 @@ TEST(cli_kubectl_import, PositionsCountFromTheFileStartInLaterDocuments) {
 // namespace, a nodeName): they used to reach the scenario loader, or loop forever when the
 // importer tried to make them unique.
 TEST(cli_kubectl_import, NamesTheApiRefusesFailAtTheirPosition) {
-  const std::string pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: prod}\n"
-                          "spec: {containers: [{name: c}]}\n";
+  const std::string pod =
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: prod}\n"
+      "spec: {containers: [{name: c}]}\n";
   struct Case {
     std::string from, to, message;
   };
-  for (const Case& c : {Case{"name: web", "name: Web_1", "invalid Pod name"},
-                        Case{"namespace: prod", "namespace: a.b", "invalid namespace"},
-                        Case{"containers:", "nodeName: Node_A, containers:", "invalid node name"}}) {
+  for (const Case& c :
+       {Case{"name: web", "name: Web_1", "invalid Pod name"},
+        Case{"namespace: prod", "namespace: a.b", "invalid namespace"},
+        Case{"containers:", "nodeName: Node_A, containers:", "invalid node name"}}) {
     std::string text = std::string(kNode) + pod;
     text.replace(text.find(c.from), c.from.size(), c.to);
     try {
@@ -320,10 +330,11 @@ TEST(cli_kubectl_import, LongNamesInTwoNamespacesStayValid) {
 // A node with allocatable cpu 0 (all of it reserved) is left out with its pods, listed; it used
 // to become a scenario the loader refuses (a finding of fuzz_import).
 TEST(cli_kubectl_import, NodeWithNoAllocatableCpuIsLeftOut) {
-  const std::string empty = "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
-                            "status: {allocatable: {cpu: \"0\", memory: 4Gi}}\n"
-                            "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
-                            "spec: {nodeName: n0, containers: [{name: c}]}\n";
+  const std::string empty =
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+      "status: {allocatable: {cpu: \"0\", memory: 4Gi}}\n"
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+      "spec: {nodeName: n0, containers: [{name: c}]}\n";
   const KubectlImport r = import_one(std::string(kNode) + empty);
   ASSERT_EQ(r.scenario.nodes.size(), 1u);
   EXPECT_EQ(r.scenario.nodes[0].name, "n1");

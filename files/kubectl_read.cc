@@ -28,10 +28,12 @@ constexpr std::size_t kMaxDocuments = 64;
 bool is_rfc3339_utc(std::string_view s) {
   // kubectl prints metav1.Time as "2024-05-01T10:00:00Z".
   constexpr std::string_view kShape = "dddd-dd-ddTdd:dd:ddZ";
-  if (s.size() != kShape.size()) return false;
+  if (s.size() != kShape.size())
+    return false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const bool digit = s[i] >= '0' && s[i] <= '9';
-    if (kShape[i] == 'd' ? !digit : s[i] != kShape[i]) return false;
+    if (kShape[i] == 'd' ? !digit : s[i] != kShape[i])
+      return false;
   }
   return true;
 }
@@ -49,7 +51,8 @@ class Reader : StrictYaml {
     check_bytes(text, file());
     for (const std::string& doc : documents(text)) {
       const YAML::Node root = parse(doc);
-      if (root.IsNull()) continue;  // an empty document, as between two `---`
+      if (root.IsNull())
+        continue;  // an empty document, as between two `---`
       object(root, false);
     }
   }
@@ -67,8 +70,8 @@ class Reader : StrictYaml {
       if (at > 0 && l.starts_with("---") &&
           (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r')) {
         if (starts.size() == kMaxDocuments) {
-          fail_at(line + 1, 1, fmt::format("more than {} YAML documents in one file; split it",
-                                           kMaxDocuments));
+          fail_at(line + 1, 1,
+                  fmt::format("more than {} YAML documents in one file; split it", kMaxDocuments));
         }
         starts.push_back(at);
         start_lines.push_back(line);
@@ -76,7 +79,8 @@ class Reader : StrictYaml {
       ++line;
       at = end + 1;
     }
-    if (starts.size() == 1) return {text};
+    if (starts.size() == 1)
+      return {text};
     std::vector<std::string> out;
     for (std::size_t i = 0; i < starts.size(); ++i) {
       const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
@@ -87,14 +91,16 @@ class Reader : StrictYaml {
   }
 
   Fields object_fields(const YAML::Node& n, std::string_view what) const {
-    if (!n.IsMap()) fail(n, fmt::format("expected {} (a mapping), got {}", what, describe(n)));
+    if (!n.IsMap())
+      fail(n, fmt::format("expected {} (a mapping), got {}", what, describe(n)));
     return entries(n);
   }
 
   // The mapping under `key`, or an empty one when the key is absent or null.
   std::optional<Fields> child(const Fields& parent, std::string_view key) const {
     const Field* f = parent.find(key);
-    if (f == nullptr || f->value.IsNull()) return std::nullopt;
+    if (f == nullptr || f->value.IsNull())
+      return std::nullopt;
     return entries(as_map(*f));
   }
 
@@ -104,10 +110,13 @@ class Reader : StrictYaml {
     const std::string kind = nonempty(require(f, "kind", kWhat));
     const std::string api_version = nonempty(require(f, "apiVersion", kWhat));
     if (kind.ends_with("List")) {
-      if (in_list) fail(require(f, "kind", kWhat), "expected an object inside a List, got a List");
+      if (in_list)
+        fail(require(f, "kind", kWhat), "expected an object inside a List, got a List");
       const Field& items = require(f, "items", "a List");
-      if (items.value.IsNull()) return;
-      for (const YAML::Node& item : sequence(items)) object(item, true);
+      if (items.value.IsNull())
+        return;
+      for (const YAML::Node& item : sequence(items))
+        object(item, true);
       return;
     }
     const Fields metadata = entries(as_map(require(f, "metadata", kWhat)));
@@ -115,13 +124,16 @@ class Reader : StrictYaml {
     const std::string name = nonempty(name_field);
     std::string ns = "default";
     const Field* nsf = metadata.find("namespace");
-    if (nsf) ns = nonempty(*nsf);
-    const bool modelled = kind == "Node" || kind == "Pod" || kind == "PodDisruptionBudget" ||
-                          kind == "PriorityClass";
+    if (nsf)
+      ns = nonempty(*nsf);
+    const bool modelled =
+        kind == "Node" || kind == "Pod" || kind == "PodDisruptionBudget" || kind == "PriorityClass";
     // The API server refuses these names, so kubectl never prints them; the scenario would
     // refuse them too, without a position in this file.
-    if (modelled) object_name(name_field, kind);
-    if (nsf && (kind == "Pod" || kind == "PodDisruptionBudget")) namespace_name(*nsf);
+    if (modelled)
+      object_name(name_field, kind);
+    if (nsf && (kind == "Pod" || kind == "PodDisruptionBudget"))
+      namespace_name(*nsf);
     if (kind == "Node") {
       node(f, name);
     } else if (kind == "Pod") {
@@ -147,9 +159,12 @@ class Reader : StrictYaml {
   void namespace_name(const Field& f) const {
     const std::string s = text(f);
     std::string p = dns1123_subdomain_problem(s);
-    if (p.empty() && s.find('.') != std::string::npos) p = "a namespace holds no '.'";
-    if (p.empty() && s.size() > 63) p = "a namespace is at most 63 characters";
-    if (!p.empty()) fail(f, fmt::format("invalid namespace {}: {}", describe(f.value), p));
+    if (p.empty() && s.find('.') != std::string::npos)
+      p = "a namespace holds no '.'";
+    if (p.empty() && s.size() > 63)
+      p = "a namespace is at most 63 characters";
+    if (!p.empty())
+      fail(f, fmt::format("invalid namespace {}: {}", describe(f.value), p));
   }
 
   // cpu in millicores or memory in bytes, from a quantity (kubectl quotes some: cpu: "4").
@@ -157,7 +172,8 @@ class Reader : StrictYaml {
     const std::string s = text(f);
     const std::int64_t max = is_cpu ? limits::kMaxCpuMillicores : limits::kMaxMemoryBytes;
     const QuantityResult r = parse_quantity(s, is_cpu ? 3 : 0, max);
-    if (r.value) return *r.value;
+    if (r.value)
+      return *r.value;
     switch (r.error) {
       case QuantityError::kSyntax:
         fail(f, fmt::format("expected a Kubernetes quantity for '{}' (such as {}), got {}", f.key,
@@ -201,7 +217,8 @@ class Reader : StrictYaml {
               fmt::format("{} ({})", name, fmt::join(others, ", ")));
     }
     if (const auto spec = child(f, "spec")) {
-      if (const Field* t = spec->find("taints"); t && t->value.IsSequence() && t->value.size() > 0) {
+      if (const Field* t = spec->find("taints");
+          t && t->value.IsSequence() && t->value.size() > 0) {
         c_.drop("node spec.taints (not modelled)", name);
       }
       if (const Field* u = spec->find("unschedulable"); u && boolean(*u)) {
@@ -225,9 +242,11 @@ class Reader : StrictYaml {
     auto container_requests = [&](const YAML::Node& c, bool& restartable) {
       const Fields cf = object_fields(c, "a container");
       restartable = false;
-      if (const Field* rp = cf.find("restartPolicy")) restartable = text(*rp) == "Always";
+      if (const Field* rp = cf.find("restartPolicy"))
+        restartable = text(*rp) == "Always";
       const auto res = child(cf, "resources");
-      if (!res) return Requests{};
+      if (!res)
+        return Requests{};
       const auto req = child(*res, "requests");
       return req ? resources(*req, others) : Requests{};
     };
@@ -298,7 +317,8 @@ class Reader : StrictYaml {
     p.name = name;
     const std::string id = p.id();
     p.labels = label_map(metadata, "labels");
-    if (const Field* t = metadata.find("creationTimestamp")) p.created = time(*t);
+    if (const Field* t = metadata.find("creationTimestamp"))
+      p.created = time(*t);
     p.terminating = metadata.find("deletionTimestamp") != nullptr;
     const Fields spec = entries(as_map(require(f, "spec", "a Pod")));
     p.requests = pod_requests(spec, id);
@@ -309,8 +329,10 @@ class Reader : StrictYaml {
     if (const Field* pr = spec.find("priority")) {
       p.priority = integer(*pr, limits::kMinPriority, limits::kMaxPriority);
     }
-    if (const Field* pc = spec.find("priorityClassName")) p.class_name = text(*pc);
-    if (const Field* pp = spec.find("preemptionPolicy")) p.preempt_never = policy(*pp);
+    if (const Field* pc = spec.find("priorityClassName"))
+      p.class_name = text(*pc);
+    if (const Field* pp = spec.find("preemptionPolicy"))
+      p.preempt_never = policy(*pp);
     for (std::string_view key : {"affinity", "nodeSelector", "topologySpreadConstraints",
                                  "schedulingGates", "resourceClaims", "resources"}) {
       if (const Field* u = spec.find(key); u && !u->value.IsNull() && u->value.size() > 0) {
@@ -335,8 +357,10 @@ class Reader : StrictYaml {
       }
     }
     if (const auto status = child(f, "status")) {
-      if (const Field* ph = status->find("phase")) p.phase = text(*ph);
-      if (const Field* st = status->find("startTime")) p.start_time = time(*st);
+      if (const Field* ph = status->find("phase"))
+        p.phase = text(*ph);
+      if (const Field* st = status->find("startTime"))
+        p.start_time = time(*st);
       if (const Field* nn = status->find("nominatedNodeName")) {
         c_.drop(fmt::format("status.nominatedNodeName (the scenario starts with no nominations)"),
                 fmt::format("{} ({})", id, text(*nn)));
@@ -372,9 +396,9 @@ class Reader : StrictYaml {
     const std::string& s = f.value.Scalar();
     if (s.ends_with("%")) {
       const std::string digits = s.substr(0, s.size() - 1);
-      const bool ok = !digits.empty() && digits.size() <= 3 &&
-                      std::all_of(digits.begin(), digits.end(),
-                                  [](char ch) { return ch >= '0' && ch <= '9'; });
+      const bool ok =
+          !digits.empty() && digits.size() <= 3 &&
+          std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
       if (!ok || std::stoi(digits) > 100) {
         fail(f, fmt::format("expected a percentage from 0% to 100% for '{}', got {}", f.key,
                             describe(f.value)));
@@ -404,17 +428,21 @@ class Reader : StrictYaml {
     if (min && max) {
       fail(*max, "a PodDisruptionBudget sets minAvailable or maxUnavailable, not both");
     }
-    if (min) std::tie(p.min_available, p.min_percent) = int_or_percent(*min);
-    if (max) std::tie(p.max_unavailable, p.max_percent) = int_or_percent(*max);
+    if (min)
+      std::tie(p.min_available, p.min_percent) = int_or_percent(*min);
+    if (max)
+      std::tie(p.max_unavailable, p.max_percent) = int_or_percent(*max);
     c_.pdbs.push_back(std::move(p));
   }
 
   void priority_class(const Fields& f, const std::string& name) {
     RawClass c;
-    c.value = integer(require(f, "value", "a PriorityClass"), limits::kMinPriority,
-                      limits::kMaxPriority);
-    if (const Field* g = f.find("globalDefault")) c.global_default = boolean(*g);
-    if (const Field* p = f.find("preemptionPolicy")) c.preempt_never = policy(*p);
+    c.value =
+        integer(require(f, "value", "a PriorityClass"), limits::kMinPriority, limits::kMaxPriority);
+    if (const Field* g = f.find("globalDefault"))
+      c.global_default = boolean(*g);
+    if (const Field* p = f.find("preemptionPolicy"))
+      c.preempt_never = policy(*p);
     c_.classes[name] = c;
   }
 

@@ -39,8 +39,10 @@ std::map<std::pair<std::string, std::string>, std::string> doc_rows() {
   std::string section;
   std::string line;
   while (std::getline(in, line)) {
-    if (line.starts_with("## ")) section = line.substr(3);
-    if (!line.starts_with("| ")) continue;
+    if (line.starts_with("## "))
+      section = line.substr(3);
+    if (!line.starts_with("| "))
+      continue;
     std::string key = line.substr(2, line.find(" |", 2) - 2);
     std::erase(key, '`');
     rows[{section, key}] = line;
@@ -57,9 +59,11 @@ std::set<std::string> limit_names() {
   const std::string decl = "inline constexpr ";
   for (auto at = text.find(decl); at != std::string::npos; at = text.find(decl, at + 1)) {
     const auto type_end = text.find(' ', at + decl.size());
-    if (type_end == std::string::npos) break;
+    if (type_end == std::string::npos)
+      break;
     const auto name_end = text.find(' ', type_end + 1);
-    if (name_end == std::string::npos) break;
+    if (name_end == std::string::npos)
+      break;
     const std::string name = text.substr(type_end + 1, name_end - type_end - 1);
     if (name.size() > 1 && name[0] == 'k' && text.compare(name_end, 2, " =") == 0) {
       names.insert(name);
@@ -72,7 +76,8 @@ std::set<std::string> limit_names() {
 template <class Keep>
 std::string run_of(const std::string& row, std::size_t at, Keep keep) {
   std::size_t end = at;
-  while (end < row.size() && keep(static_cast<unsigned char>(row[end]))) ++end;
+  while (end < row.size() && keep(static_cast<unsigned char>(row[end])))
+    ++end;
   return row.substr(at, end - at);
 }
 
@@ -81,13 +86,17 @@ std::pair<std::int64_t, std::int64_t> range_in(const std::string& row) {
   const std::string minus = "\xe2\x88\x92";
   for (auto to = row.find(" to "); to != std::string::npos; to = row.find(" to ", to + 1)) {
     std::size_t begin = to;
-    while (begin > 0 && std::isdigit(static_cast<unsigned char>(row[begin - 1])) != 0) --begin;
-    const std::string high = run_of(row, to + 4, [](unsigned char c) { return std::isdigit(c) != 0; });
-    if (begin == to || high.empty()) continue;
+    while (begin > 0 && std::isdigit(static_cast<unsigned char>(row[begin - 1])) != 0)
+      --begin;
+    const std::string high =
+        run_of(row, to + 4, [](unsigned char c) { return std::isdigit(c) != 0; });
+    if (begin == to || high.empty())
+      continue;
     std::string low = row.substr(begin, to - begin);
     if (begin >= 1 && row[begin - 1] == '-') {
       low = "-" + low;
-    } else if (begin >= minus.size() && row.compare(begin - minus.size(), minus.size(), minus) == 0) {
+    } else if (begin >= minus.size() &&
+               row.compare(begin - minus.size(), minus.size(), minus) == 0) {
       low = "-" + low;
     }
     return {std::stoll(low), std::stoll(high)};
@@ -102,9 +111,12 @@ std::string at_most_in(const std::string& row) {
   const auto at = row.find(phrase);
   if (at != std::string::npos) {
     std::size_t from = at + phrase.size();
-    if (from < row.size() && row[from] == '`') ++from;
-    const std::string value = run_of(row, from, [](unsigned char c) { return std::isalnum(c) != 0; });
-    if (!value.empty()) return value;
+    if (from < row.size() && row[from] == '`')
+      ++from;
+    const std::string value =
+        run_of(row, from, [](unsigned char c) { return std::isalnum(c) != 0; });
+    if (!value.empty())
+      return value;
   }
   ADD_FAILURE() << "no 'at most X' in: " << row;
   return {};
@@ -114,8 +126,8 @@ TEST(LimitsDoc, EveryBoundInLimitsHIsDocumentedWithItsValue) {
   const auto rows = doc_rows();
   auto row = [&](const std::string& section, const std::string& key) {
     const auto it = rows.find({section, key});
-    EXPECT_NE(it, rows.end()) << "docs/scenario.md has no row '" << key << "' under '"
-                              << section << "'";
+    EXPECT_NE(it, rows.end()) << "docs/scenario.md has no row '" << key << "' under '" << section
+                              << "'";
     return it == rows.end() ? std::string() : it->second;
   };
   auto quantity = [](const std::string& text, int unit_exponent) {
@@ -129,9 +141,15 @@ TEST(LimitsDoc, EveryBoundInLimitsHIsDocumentedWithItsValue) {
                    std::string::npos);
        }},
       {"kMaxNesting",
-       [&] { EXPECT_EQ(at_most_in(row("Whole-file rules", "nesting")), std::to_string(limits::kMaxNesting)); }},
+       [&] {
+         EXPECT_EQ(at_most_in(row("Whole-file rules", "nesting")),
+                   std::to_string(limits::kMaxNesting));
+       }},
       {"kMaxAliases",
-       [&] { EXPECT_EQ(at_most_in(row("Whole-file rules", "aliases")), std::to_string(limits::kMaxAliases)); }},
+       [&] {
+         EXPECT_EQ(at_most_in(row("Whole-file rules", "aliases")),
+                   std::to_string(limits::kMaxAliases));
+       }},
       {"kMaxSteps",
        [&] {
          EXPECT_EQ(at_most_in(row("Whole-file rules", "steps in a counterexample file")),

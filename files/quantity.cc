@@ -20,10 +20,10 @@ bool suffix_exponents(std::string_view s, int& ten, int& two) {
     int ten;
     int two;
   };
-  static constexpr Named kSuffixes[] = {
-      {"", 0, 0},    {"m", -3, 0},  {"k", 3, 0},   {"M", 6, 0},   {"G", 9, 0},
-      {"T", 12, 0},  {"P", 15, 0},  {"E", 18, 0},  {"Ki", 0, 10}, {"Mi", 0, 20},
-      {"Gi", 0, 30}, {"Ti", 0, 40}, {"Pi", 0, 50}, {"Ei", 0, 60}};
+  static constexpr Named kSuffixes[] = {{"", 0, 0},    {"m", -3, 0},  {"k", 3, 0},   {"M", 6, 0},
+                                        {"G", 9, 0},   {"T", 12, 0},  {"P", 15, 0},  {"E", 18, 0},
+                                        {"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40},
+                                        {"Pi", 0, 50}, {"Ei", 0, 60}};
   for (const Named& n : kSuffixes) {
     if (s == n.name) {
       ten = n.ten;
@@ -34,16 +34,21 @@ bool suffix_exponents(std::string_view s, int& ten, int& two) {
   // <decimalExponent> ::= "e" <signedNumber> | "E" <signedNumber>. Kubernetes' scanner takes
   // only digits after the sign here; so does this one. Large exponents are cut at 99: no
   // bounded value needs more, and the result is then "too large" or "a fraction" anyway.
-  if (s.size() < 2 || (s[0] != 'e' && s[0] != 'E')) return false;
+  if (s.size() < 2 || (s[0] != 'e' && s[0] != 'E'))
+    return false;
   std::size_t i = 1;
   const bool negative = s[i] == '-';
-  if (s[i] == '-' || s[i] == '+') ++i;
-  if (i == s.size()) return false;
+  if (s[i] == '-' || s[i] == '+')
+    ++i;
+  if (i == s.size())
+    return false;
   int value = 0;
   for (; i < s.size(); ++i) {
-    if (!is_digit(s[i])) return false;
+    if (!is_digit(s[i]))
+      return false;
     value = value * 10 + (s[i] - '0');
-    if (value > 99) value = 99;
+    if (value > 99)
+      value = 99;
   }
   ten = negative ? -value : value;
   return true;
@@ -55,7 +60,8 @@ QuantityResult parse_quantity(std::string_view text, int unit_exponent, std::int
   QuantityResult out;
   std::size_t i = 0;
   bool negative = false;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+    negative = text[i++] == '-';
   // <number> ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
   std::string digits;
   int ten = 0;  // the number is digits × 10^ten
@@ -72,10 +78,12 @@ QuantityResult parse_quantity(std::string_view text, int unit_exponent, std::int
       any = true;
     }
   }
-  if (!any) return out;
+  if (!any)
+    return out;
   int suffix_ten = 0;
   int suffix_two = 0;
-  if (!suffix_exponents(text.substr(i), suffix_ten, suffix_two)) return out;
+  if (!suffix_exponents(text.substr(i), suffix_ten, suffix_two))
+    return out;
   ten += suffix_ten + unit_exponent;
 
   // Leading zeros carry nothing; trailing zeros move into the exponent.
@@ -96,15 +104,17 @@ QuantityResult parse_quantity(std::string_view text, int unit_exponent, std::int
   // More significant digits than any bounded value can hold: too large, or a fraction.
   if (digits.size() > 19) {
     out.error = static_cast<int>(digits.size()) + ten > 19 ? QuantityError::kTooLarge
-                                                            : QuantityError::kFraction;
+                                                           : QuantityError::kFraction;
     return out;
   }
   U128 value = 0;
-  for (char c : digits) value = value * 10 + static_cast<unsigned>(c - '0');
+  for (char c : digits)
+    value = value * 10 + static_cast<unsigned>(c - '0');
   const U128 bound = static_cast<U128>(max);
   value <<= suffix_two;  // at most 2^64 × 2^60: fits in 128 bits
   for (; ten > 0; --ten) {
-    if (value > bound) break;
+    if (value > bound)
+      break;
     value *= 10;
   }
   for (; ten < 0; ++ten) {

@@ -88,9 +88,9 @@ TEST(filesQuantity, NegativeAndTooLargeAreRefused) {
 }
 
 TEST(filesQuantity, OutsideTheGrammarIsASyntaxError) {
-  for (std::string_view s : {"", ".", "+", "-", "m", "1 ", " 1", "1mi", "1KI", "1ki", "1i",
-                             "1e", "1e+", "1.2.3", "0x10", "1,5", "1Gib", "1e3m", "inf", "NaN",
-                             "1_000", "--1", "1u", "1n"}) {
+  for (std::string_view s :
+       {"",    ".",     "+",    "-",   "m",    "1 ",   " 1",  "1mi", "1KI",   "1ki", "1i", "1e",
+        "1e+", "1.2.3", "0x10", "1,5", "1Gib", "1e3m", "inf", "NaN", "1_000", "--1", "1u", "1n"}) {
     EXPECT_EQ(error(s, 3), QuantityError::kSyntax) << "'" << s << "'";
   }
 }

@@ -22,15 +22,15 @@ namespace {
 
 // Top-level and per-entity keys, in the order they are listed in messages and written.
 constexpr std::array<std::string_view, 10> kTopKeys = {
-    "name", "description", "nodes", "pods", "pdbs", "faults", "executor", "profile",
-    "mechanisms", "expect"};
+    "name",   "description", "nodes",   "pods",       "pdbs",
+    "faults", "executor",    "profile", "mechanisms", "expect"};
 constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
 constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
 constexpr std::array<std::string_view, 8> kPodKeys = {
     "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
 constexpr std::array<std::string_view, 3> kPdbKeys = {"name", "selector", "min-available"};
 constexpr std::array<std::string_view, 4> kFaultKeys = {"eviction-failures", "binding-failures",
-                                                       "restarts", "deletions"};
+                                                        "restarts", "deletions"};
 constexpr std::array<std::string_view, 1> kExecutorKeys = {"workers"};
 
 class Loader : StrictYaml {
@@ -39,7 +39,8 @@ class Loader : StrictYaml {
 
   Scenario load(std::string_view text) const {
     const YAML::Node root = parse(std::string(text));
-    if (root.IsNull()) fail_at(1, 1, "expected a mapping at the top level");
+    if (root.IsNull())
+      fail_at(1, 1, "expected a mapping at the top level");
     if (!root.IsMap()) {
       fail(root, fmt::format("expected a mapping at the top level, got {}", describe(root)));
     }
@@ -58,8 +59,8 @@ class Loader : StrictYaml {
 
   // cpu in millicores or memory in bytes, as a Kubernetes quantity within its bound.
   std::int64_t quantity(const Field& f, bool is_cpu, bool positive) const {
-    const std::string expected = fmt::format(
-        "a {} quantity", positive ? "positive" : "non-negative");
+    const std::string expected =
+        fmt::format("a {} quantity", positive ? "positive" : "non-negative");
     const std::string& s = plain_scalar(f, expected);
     const std::int64_t max = is_cpu ? limits::kMaxCpuMillicores : limits::kMaxMemoryBytes;
     const QuantityResult r = parse_quantity(s, is_cpu ? 3 : 0, max);
@@ -93,8 +94,8 @@ class Loader : StrictYaml {
   // A mapping of label keys to values (labels, selectors), each as the API validates them.
   std::map<std::string, std::string> labels(const Field& f) const {
     if (!f.value.IsMap()) {
-      fail(f, fmt::format("expected a mapping of strings for '{}', got {}", f.key,
-                          describe(f.value)));
+      fail(f,
+           fmt::format("expected a mapping of strings for '{}', got {}", f.key, describe(f.value)));
     }
     std::map<std::string, std::string> out;
     for (const Field& e : entries(f.value).entries) {
@@ -133,8 +134,10 @@ class Loader : StrictYaml {
     const Fields top = mapping(root, kWhat, kTopKeys);
     Scenario s;
     const Field* name_field = top.find("name");
-    if (name_field) s.name = nonempty(*name_field);
-    if (const Field* f = top.find("description")) s.description = text(*f);
+    if (name_field)
+      s.name = nonempty(*name_field);
+    if (const Field* f = top.find("description"))
+      s.description = text(*f);
     const Field& nodes = require(top, "nodes", kWhat);
     const Field& pods = require(top, "pods", kWhat);
 
@@ -142,7 +145,8 @@ class Loader : StrictYaml {
     for (const YAML::Node& n : elements(nodes, "node", kMaxNodes)) {
       s.nodes.push_back(node(n, node_names));
     }
-    if (s.nodes.empty()) fail(nodes, "expected at least one node in 'nodes'");
+    if (s.nodes.empty())
+      fail(nodes, "expected at least one node in 'nodes'");
 
     std::map<std::string, YAML::Node> pod_names;
     std::map<std::string, Resources> used;  // by node: the running pods' requests so far
@@ -162,7 +166,8 @@ class Loader : StrictYaml {
       }
     }
 
-    if (const Field* f = top.find("faults")) s.faults = faults(*f);
+    if (const Field* f = top.find("faults"))
+      s.faults = faults(*f);
 
     if (const Field* f = top.find("executor")) {
       const Fields executor = mapping(as_map(*f), "'executor'", kExecutorKeys);
@@ -185,7 +190,8 @@ class Loader : StrictYaml {
         if (mechanism_values(m.key).empty()) {  // an unknown name, whatever its value
           fail(m.key_node, set_mechanism(s.mechanisms, m.key, "").value_or(""));
         }
-        if (auto error = set_mechanism(s.mechanisms, m.key, text(m))) fail(m, std::move(*error));
+        if (auto error = set_mechanism(s.mechanisms, m.key, text(m)))
+          fail(m, std::move(*error));
       }
     }
 
@@ -205,7 +211,8 @@ class Loader : StrictYaml {
       }
     }
     // Last, so that a file missing its name but wrong elsewhere is told what is wrong.
-    if (name_field == nullptr) require(top, "name", kWhat);
+    if (name_field == nullptr)
+      require(top, "name", kWhat);
     return s;
   }
 
@@ -258,14 +265,17 @@ class Loader : StrictYaml {
     if (const Field* f = fields.find("priority")) {
       p.priority = static_cast<int>(integer(*f, limits::kMinPriority, limits::kMaxPriority));
     }
-    if (const Field* f = fields.find("cpu")) p.cpu = quantity(*f, true, false);
-    if (const Field* f = fields.find("memory")) p.memory = quantity(*f, false, false);
+    if (const Field* f = fields.find("cpu"))
+      p.cpu = quantity(*f, true, false);
+    if (const Field* f = fields.find("memory"))
+      p.memory = quantity(*f, false, false);
     const Field* node_field = fields.find("node");
     if (node_field) {
       p.node = nonempty(*node_field);
       if (!node_names.contains(p.node)) {
         std::vector<std::string_view> declared;
-        for (const auto& entry : node_names) declared.push_back(entry.first);
+        for (const auto& entry : node_names)
+          declared.push_back(entry.first);
         fail(*node_field, fmt::format("unknown node '{}' for pod '{}'; declared nodes: {}", p.node,
                                       p.name, join_words(declared)));
       }
@@ -289,7 +299,8 @@ class Loader : StrictYaml {
       }
       p.preempt_never = policy == "Never";
     }
-    if (const Field* f = fields.find("labels")) p.labels = labels(*f);
+    if (const Field* f = fields.find("labels"))
+      p.labels = labels(*f);
     if (node_field) {
       // The starting placement must be one the kubelet admitted: a node whose running pods
       // request more than it has is bad input, not a scheduler's fault.
@@ -331,11 +342,10 @@ class Loader : StrictYaml {
       selects = selects || matches;
     }
     if (!selects) {
-      fail(selector, p.selector.empty()
-                         ? fmt::format("PDB '{}' has an empty selector, which selects no pod",
-                                       p.name)
-                         : fmt::format("PDB '{}' selects no pod: no pod carries all of its labels",
-                                       p.name));
+      fail(selector,
+           p.selector.empty()
+               ? fmt::format("PDB '{}' has an empty selector, which selects no pod", p.name)
+               : fmt::format("PDB '{}' selects no pod: no pod carries all of its labels", p.name));
     }
     return p;
   }
@@ -366,7 +376,8 @@ class Loader : StrictYaml {
 std::string flow_entries(const std::vector<std::string>& entries) {
   std::string out = "{";
   for (const std::string& e : entries) {
-    if (out.size() > 1) out += ", ";
+    if (out.size() > 1)
+      out += ", ";
     out += e;
   }
   out += '}';
@@ -388,7 +399,8 @@ void block_sequence(std::string& out, std::string_view key, const std::vector<st
     return;
   }
   out += fmt::format("{}:\n", key);
-  for (const std::string& item : items) out += fmt::format("  - {}\n", item);
+  for (const std::string& item : items)
+    out += fmt::format("  - {}\n", item);
 }
 
 }  // namespace
@@ -411,7 +423,8 @@ std::string scenario_to_yaml(const Scenario& s) {
     std::vector<std::string> e = {fmt::format("name: {}", yaml_scalar(n.name)),
                                   fmt::format("cpu: {}", format_cpu(n.cpu)),
                                   fmt::format("memory: {}", format_memory(n.memory))};
-    if (n.arrives_later) e.push_back("arrives: later");
+    if (n.arrives_later)
+      e.push_back("arrives: later");
     items.push_back(flow_entries(e));
   }
   block_sequence(out, "nodes", items);
@@ -421,11 +434,16 @@ std::string scenario_to_yaml(const Scenario& s) {
     std::vector<std::string> e = {fmt::format("name: {}", yaml_scalar(p.name)),
                                   fmt::format("priority: {}", p.priority),
                                   fmt::format("cpu: {}", format_cpu(p.cpu))};
-    if (p.memory != 0) e.push_back(fmt::format("memory: {}", format_memory(p.memory)));
-    if (!p.node.empty()) e.push_back(fmt::format("node: {}", yaml_scalar(p.node)));
-    if (p.arrives_later) e.push_back("arrives: later");
-    if (p.preempt_never) e.push_back("preemption-policy: Never");
-    if (!p.labels.empty()) e.push_back(fmt::format("labels: {}", flow_map(p.labels)));
+    if (p.memory != 0)
+      e.push_back(fmt::format("memory: {}", format_memory(p.memory)));
+    if (!p.node.empty())
+      e.push_back(fmt::format("node: {}", yaml_scalar(p.node)));
+    if (p.arrives_later)
+      e.push_back("arrives: later");
+    if (p.preempt_never)
+      e.push_back("preemption-policy: Never");
+    if (!p.labels.empty())
+      e.push_back(fmt::format("labels: {}", flow_map(p.labels)));
     items.push_back(flow_entries(e));
   }
   block_sequence(out, "pods", items);
@@ -440,10 +458,10 @@ std::string scenario_to_yaml(const Scenario& s) {
 
   // `deletions` is written only when set, so that every file written before it existed keeps
   // its text and its scenario digest.
-  out += fmt::format("faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}}}\n",
-                     s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts,
-                     s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions)
-                                             : std::string());
+  out += fmt::format(
+      "faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}}}\n",
+      s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts,
+      s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions) : std::string());
   out += fmt::format("executor: {{workers: {}}}\n", s.workers);
   out += fmt::format("profile: {}\n", yaml_scalar(s.profile));
 
@@ -451,13 +469,15 @@ std::string scenario_to_yaml(const Scenario& s) {
   std::vector<std::string> entries;
   for (std::string_view m : mechanism_names()) {
     const std::string value = mechanism_value(s.mechanisms, m);
-    if (value != mechanism_value(base, m)) entries.push_back(fmt::format("{}: {}", m, value));
+    if (value != mechanism_value(base, m))
+      entries.push_back(fmt::format("{}: {}", m, value));
   }
   out += fmt::format("mechanisms: {}\n", flow_entries(entries));
   if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
     auto names = [](const std::vector<std::string>& v) {
       std::string list;
-      for (const std::string& n : v) list += (list.empty() ? "" : ", ") + yaml_scalar(n);
+      for (const std::string& n : v)
+        list += (list.empty() ? "" : ", ") + yaml_scalar(n);
       return "[" + list + "]";
     };
     out += fmt::format("expect: {{bound: {}, not-bound: {}}}\n", names(s.expect_bound),

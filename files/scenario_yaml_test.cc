@@ -283,9 +283,11 @@ TEST(cliScenarioYamlErrors, UnknownKeysInEveryMapping) {
 
 TEST(cliScenarioYamlErrors, ExpectedAnInteger) {
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: abc}\npods: []\n", 4, 20,
-                       "expected a positive quantity for 'cpu' (a Kubernetes quantity such as 2, 500m or 1.5), got 'abc'"));
-  EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 1.5}\npods: []\n", 4, 20,
-                       "node 'a' needs 'memory' when its cpu (1500m) is not a whole number of cores"));
+                       "expected a positive quantity for 'cpu' (a Kubernetes quantity such as 2, "
+                       "500m or 1.5), got 'abc'"));
+  EXPECT_TRUE(
+      fails_at(kHead + "nodes:\n  - {name: a, cpu: 1.5}\npods: []\n", 4, 20,
+               "node 'a' needs 'memory' when its cpu (1500m) is not a whole number of cores"));
   EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: [1]}\npods: []\n", 4, 20,
                        "expected a positive quantity for 'cpu', got a sequence"));
 }
@@ -438,8 +440,9 @@ TEST(cliScenarioYamlErrors, OtherCountsMustNotBeNegative) {
 }
 
 TEST(cliScenarioYamlErrors, IntegerOutOfRange) {
-  EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: 99999999999}\npods: []\n", 4, 20,
-                       "quantity out of range for 'cpu': 99999999999 is above the bound 1000000000"));
+  EXPECT_TRUE(
+      fails_at(kHead + "nodes:\n  - {name: a, cpu: 99999999999}\npods: []\n", 4, 20,
+               "quantity out of range for 'cpu': 99999999999 is above the bound 1000000000"));
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\npods:\n  - {name: p, priority: "
                                "-2147483649}\n",
                        5, 25, "integer out of range for 'priority'"));
@@ -521,7 +524,8 @@ TEST(cliScenarioYamlErrors, UnknownMechanismValue) {
 
 TEST(cliScenarioYamlErrors, TooManyNodes) {
   std::string text = kHead + "nodes:\n";
-  for (int i = 0; i <= kMaxNodes; ++i) text += "  - {name: n" + std::to_string(i) + ", cpu: 1}\n";
+  for (int i = 0; i <= kMaxNodes; ++i)
+    text += "  - {name: n" + std::to_string(i) + ", cpu: 1}\n";
   text += "pods: []\n";
   // Nodes start on line 4; the first one too many is number kMaxNodes + 1.
   EXPECT_TRUE(fails_at(text, 4 + kMaxNodes, 5, "too many nodes in 'nodes': at most 8"));
@@ -529,7 +533,8 @@ TEST(cliScenarioYamlErrors, TooManyNodes) {
 
 TEST(cliScenarioYamlErrors, TooManyPods) {
   std::string text = kHead + "nodes: [{name: a, cpu: 1}]\npods:\n";
-  for (int i = 0; i <= kMaxPods; ++i) text += "  - {name: p" + std::to_string(i) + "}\n";
+  for (int i = 0; i <= kMaxPods; ++i)
+    text += "  - {name: p" + std::to_string(i) + "}\n";
   EXPECT_TRUE(fails_at(text, 5 + kMaxPods, 5, "too many pods in 'pods': at most 32"));
 }
 
@@ -563,8 +568,7 @@ bool same(const Scenario& a, const Scenario& b) {
          a.faults.eviction_failures == b.faults.eviction_failures &&
          a.faults.binding_failures == b.faults.binding_failures &&
          a.faults.restarts == b.faults.restarts && a.faults.deletions == b.faults.deletions &&
-         a.workers == b.workers &&
-         a.profile == b.profile && a.mechanisms == b.mechanisms &&
+         a.workers == b.workers && a.profile == b.profile && a.mechanisms == b.mechanisms &&
          a.expect_bound == b.expect_bound && a.expect_not_bound == b.expect_not_bound;
 }
 
@@ -658,7 +662,8 @@ class Rng {
 std::vector<std::string> mangled_documents() {
   const std::string full(kFull);
   std::vector<std::string> docs;
-  for (std::size_t n = 0; n <= full.size(); ++n) docs.push_back(full.substr(0, n));
+  for (std::size_t n = 0; n <= full.size(); ++n)
+    docs.push_back(full.substr(0, n));
 
   Rng rng(0x5eed'cafe'f00d'1234u);
   constexpr std::string_view kPunctuation = "{}[]:,-#&*!|>'\"%@` \n\t?~0-9";
@@ -687,7 +692,8 @@ std::vector<std::string> mangled_documents() {
   docs.push_back(std::string(5000, '{'));
   docs.push_back(std::string(3000, '-') + " a");
   std::string indented;
-  for (int i = 0; i < 3000; ++i) indented += std::string(static_cast<std::size_t>(i), ' ') + "a:\n";
+  for (int i = 0; i < 3000; ++i)
+    indented += std::string(static_cast<std::size_t>(i), ' ') + "a:\n";
   docs.push_back(indented);
   docs.push_back(std::string("name: s\0\0description: d\n", 24));
   docs.push_back("&a [*a]");

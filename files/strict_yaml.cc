@@ -32,19 +32,26 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
     n = 2;
   } else if (b >= 0xe0 && b <= 0xef) {
     n = 3;
-    if (b == 0xe0) lo = 0xa0;
-    if (b == 0xed) hi = 0x9f;
+    if (b == 0xe0)
+      lo = 0xa0;
+    if (b == 0xed)
+      hi = 0x9f;
   } else if (b >= 0xf0 && b <= 0xf4) {
     n = 4;
-    if (b == 0xf0) lo = 0x90;
-    if (b == 0xf4) hi = 0x8f;
+    if (b == 0xf0)
+      lo = 0x90;
+    if (b == 0xf4)
+      hi = 0x8f;
   } else {
     return 0;
   }
-  if (i + n > text.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  if (i + n > text.size())
+    return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi)
+    return 0;
   for (std::size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return 0;
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf)
+      return 0;
   }
   return n;
 }
@@ -62,8 +69,8 @@ class Bounds : public YAML::EventHandler {
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
     if (++aliases_ > limits::kMaxAliases) {
-      reader_.fail(mark, fmt::format("too many aliases: at most {} are allowed",
-                                     limits::kMaxAliases));
+      reader_.fail(mark,
+                   fmt::format("too many aliases: at most {} are allowed", limits::kMaxAliases));
     }
   }
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
@@ -107,12 +114,14 @@ std::string read_file(const std::string& path) {
   std::error_code ec;
   std::ifstream in(path, std::ios::binary);
   // A directory opens but reads as empty.
-  if (!in || std::filesystem::is_directory(path, ec)) throw FileError(path, 0, 0, "cannot read file");
+  if (!in || std::filesystem::is_directory(path, ec))
+    throw FileError(path, 0, 0, "cannot read file");
   // Read one byte past the bound, never more: a size from the file system is not to be
   // trusted (a pipe, /dev/zero).
   std::string text(limits::kMaxFileBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw FileError(path, 0, 0, "cannot read file");
+  if (in.bad())
+    throw FileError(path, 0, 0, "cannot read file");
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > limits::kMaxFileBytes) {
     throw FileError(path, 0, 0,
@@ -123,9 +132,9 @@ std::string read_file(const std::string& path) {
 
 void check_bytes(std::string_view text, std::string_view file) {
   if (text.size() > limits::kMaxFileBytes) {
-    throw FileError(std::string(file), 0, 0,
-                    fmt::format("file too large: {} bytes, at most {}", text.size(),
-                                limits::kMaxFileBytes));
+    throw FileError(
+        std::string(file), 0, 0,
+        fmt::format("file too large: {} bytes, at most {}", text.size(), limits::kMaxFileBytes));
   }
   int line = 1;
   int column = 1;
@@ -188,10 +197,11 @@ bool is_alnum(char c) {
 
 std::string yaml_scalar(std::string_view s) {
   // Deliberately conservative: anything doubtful is quoted.
-  bool plain = !s.empty() && is_alnum(s.front()) && s.back() != ' ' && s != "null" &&
-               s != "Null" && s != "NULL";
+  bool plain = !s.empty() && is_alnum(s.front()) && s.back() != ' ' && s != "null" && s != "Null" &&
+               s != "NULL";
   for (char c : s) {
-    plain = plain && (is_alnum(c) || std::string_view(" -_./'()+=@").find(c) != std::string_view::npos);
+    plain =
+        plain && (is_alnum(c) || std::string_view(" -_./'()+=@").find(c) != std::string_view::npos);
   }
   return plain ? std::string(s) : yaml_quoted(s);
 }
@@ -199,7 +209,8 @@ std::string yaml_scalar(std::string_view s) {
 std::string join_words(std::span<const std::string_view> words) {
   std::string out;
   for (std::string_view w : words) {
-    if (!out.empty()) out += ", ";
+    if (!out.empty())
+      out += ", ";
     out += w;
   }
   return out;
@@ -207,7 +218,8 @@ std::string join_words(std::span<const std::string_view> words) {
 
 const Field* Fields::find(std::string_view key) const {
   for (const Field& f : entries) {
-    if (f.key == key) return &f;
+    if (f.key == key)
+      return &f;
   }
   return nullptr;
 }
@@ -229,7 +241,8 @@ YAML::Node StrictYaml::parse(const std::string& text) const {
     }
     const YAML::Node root = YAML::Load(text);
     // A top level that is not a mapping is the caller's error to report, and the likelier one.
-    if (second && root.IsMap()) fail(*second, "expected a single YAML document");
+    if (second && root.IsMap())
+      fail(*second, "expected a single YAML document");
     return root;
   } catch (const YAML::DeepRecursion& e) {
     fail(e.mark, "invalid YAML: nesting too deep");  // its own msg says "bad file"
@@ -243,7 +256,8 @@ void StrictYaml::fail_at(int line, int column, std::string message) const {
 }
 
 void StrictYaml::fail(const YAML::Mark& mark, std::string message) const {
-  if (mark.is_null()) fail_at(0, 0, std::move(message));
+  if (mark.is_null())
+    fail_at(0, 0, std::move(message));
   fail_at(mark.line + 1, mark.column + 1, std::move(message));
 }
 
@@ -264,7 +278,8 @@ std::string StrictYaml::describe(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Scalar: {
       const std::string& s = n.Scalar();
-      if (s.size() <= kMaxQuoted) return fmt::format("'{}'", s);
+      if (s.size() <= kMaxQuoted)
+        return fmt::format("'{}'", s);
       return fmt::format("'{}...'", s.substr(0, kMaxQuoted));
     }
     case YAML::NodeType::Sequence:
@@ -283,11 +298,12 @@ Fields StrictYaml::entries(const YAML::Node& map) const {
   std::map<std::string, YAML::Node> seen;  // not Fields::find: maps may be large
   for (auto it = map.begin(); it != map.end(); ++it) {
     const YAML::Node key = it->first;
-    if (!key.IsScalar()) fail(key, fmt::format("expected a string key, got {}", describe(key)));
+    if (!key.IsScalar())
+      fail(key, fmt::format("expected a string key, got {}", describe(key)));
     const auto [first, inserted] = seen.emplace(key.Scalar(), key);
     if (!inserted) {
-      fail(key, fmt::format("duplicate key '{}' (first at {})", key.Scalar(),
-                            position(first->second)));
+      fail(key,
+           fmt::format("duplicate key '{}' (first at {})", key.Scalar(), position(first->second)));
     }
     out.entries.push_back(Field{key.Scalar(), key, it->second});
   }
@@ -299,7 +315,8 @@ Fields StrictYaml::mapping(const YAML::Node& map, std::string_view what,
   Fields out = entries(map);
   for (const Field& f : out.entries) {
     bool known = false;
-    for (std::string_view k : allowed) known = known || f.key == k;
+    for (std::string_view k : allowed)
+      known = known || f.key == k;
     if (!known) {
       fail(f.key_node, fmt::format("unknown key '{}' in {}; expected one of: {}", f.key, what,
                                    join_words(allowed)));
@@ -318,7 +335,8 @@ const YAML::Node& StrictYaml::as_map(const Field& f) const {
 const Field& StrictYaml::require(const Fields& fields, std::string_view key,
                                  std::string_view what) const {
   const Field* f = fields.find(key);
-  if (f == nullptr) fail(fields.map, fmt::format("missing required key '{}' in {}", key, what));
+  if (f == nullptr)
+    fail(fields.map, fmt::format("missing required key '{}' in {}", key, what));
   return *f;
 }
 
@@ -331,7 +349,8 @@ std::string StrictYaml::text(const Field& f) const {
 
 std::string StrictYaml::nonempty(const Field& f) const {
   std::string s = text(f);
-  if (s.empty()) fail(f, fmt::format("expected a non-empty string for '{}'", f.key));
+  if (s.empty())
+    fail(f, fmt::format("expected a non-empty string for '{}'", f.key));
   return s;
 }
 
@@ -357,36 +376,40 @@ std::int64_t StrictYaml::integer(const Field& f, std::int64_t min, std::int64_t 
   const std::string& s = plain_scalar(f, expected);
   const std::size_t sign = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
   bool digits = s.size() > sign;
-  for (std::size_t i = sign; i < s.size(); ++i) digits = digits && s[i] >= '0' && s[i] <= '9';
-  if (!digits) fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, describe(f.value)));
+  for (std::size_t i = sign; i < s.size(); ++i)
+    digits = digits && s[i] >= '0' && s[i] <= '9';
+  if (!digits)
+    fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, describe(f.value)));
   // from_chars takes a leading '-' but not '+'.
   const char* begin = s.data() + (s[0] == '+' ? 1 : 0);
   const char* end = s.data() + s.size();
   std::int64_t value = 0;
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc() || ptr != end) {
-    fail(f, fmt::format("integer out of range for '{}': {} is {} the bound {}", f.key,
-                        describe(f.value), s[0] == '-' ? "below" : "above",
-                        s[0] == '-' ? min : max));
+    fail(f,
+         fmt::format("integer out of range for '{}': {} is {} the bound {}", f.key,
+                     describe(f.value), s[0] == '-' ? "below" : "above", s[0] == '-' ? min : max));
   }
   if (value < min && (min == 0 || min == 1)) {
     fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, value));
   }
   if (value < min) {
-    fail(f, fmt::format("integer out of range for '{}': {} is below the bound {}", f.key, value,
-                        min));
+    fail(f,
+         fmt::format("integer out of range for '{}': {} is below the bound {}", f.key, value, min));
   }
   if (value > max) {
-    fail(f, fmt::format("integer out of range for '{}': {} is above the bound {}", f.key, value,
-                        max));
+    fail(f,
+         fmt::format("integer out of range for '{}': {} is above the bound {}", f.key, value, max));
   }
   return value;
 }
 
 bool StrictYaml::boolean(const Field& f) const {
   const std::string& s = plain_scalar(f, "true or false");
-  if (s == "true") return true;
-  if (s == "false") return false;
+  if (s == "true")
+    return true;
+  if (s == "false")
+    return false;
   fail(f, fmt::format("expected true or false for '{}', got '{}'", f.key, s));
 }
 

@@ -8,7 +8,7 @@
 #include "fuzz/round_trip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  preemptcheck::fuzz::run_or_abort(
-      "import", std::string_view(reinterpret_cast<const char*>(data), size));
+  preemptcheck::fuzz::run_or_abort("import",
+                                   std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }

@@ -29,7 +29,8 @@ fs::path source_dir() {
 std::vector<fs::path> files_in(const fs::path& dir, std::string_view suffix = {}) {
   std::vector<fs::path> out;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
-    if (e.is_regular_file() && e.path().string().ends_with(suffix)) out.push_back(e.path());
+    if (e.is_regular_file() && e.path().string().ends_with(suffix))
+      out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -92,10 +93,10 @@ TEST(FuzzSeeds, EveryKubectlFixturePassesTheImportOracle) {
   const auto files = files_in(source_dir() / "files/testdata", ".yaml");
   EXPECT_FALSE(files.empty());
   expect_round_trips(files, kubectl_import_round_trip);
-  EXPECT_NO_THROW(import_kubectl(
-      {KubectlInput{"kubectl-cluster.yaml",
-                    bytes_of(source_dir() / "files/testdata/kubectl-cluster.yaml")}},
-      {}));
+  EXPECT_NO_THROW(
+      import_kubectl({KubectlInput{"kubectl-cluster.yaml",
+                                   bytes_of(source_dir() / "files/testdata/kubectl-cluster.yaml")}},
+                     {}));
 }
 
 // The oracle can fail: a scenario whose written form loads differently is reported, and an

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -28,41 +28,56 @@ std::optional<std::string> scenario_difference(const Scenario& a, const Scenario
   auto differs = [](std::string_view field, const auto& x, const auto& y) {
     return std::optional<std::string>(fmt::format("{}: '{}' became '{}'", field, x, y));
   };
-  if (a.name != b.name) return differs("name", a.name, b.name);
-  if (a.description != b.description) return differs("description", a.description, b.description);
-  if (a.nodes.size() != b.nodes.size()) return differs("node count", a.nodes.size(), b.nodes.size());
+  if (a.name != b.name)
+    return differs("name", a.name, b.name);
+  if (a.description != b.description)
+    return differs("description", a.description, b.description);
+  if (a.nodes.size() != b.nodes.size())
+    return differs("node count", a.nodes.size(), b.nodes.size());
   for (std::size_t i = 0; i < a.nodes.size(); ++i) {
     const NodeSpec& x = a.nodes[i];
     const NodeSpec& y = b.nodes[i];
     const std::string at = fmt::format("nodes[{}]", i);
-    if (x.name != y.name) return differs(at + ".name", x.name, y.name);
-    if (x.cpu != y.cpu) return differs(at + ".cpu", x.cpu, y.cpu);
-    if (x.memory != y.memory) return differs(at + ".memory", x.memory, y.memory);
+    if (x.name != y.name)
+      return differs(at + ".name", x.name, y.name);
+    if (x.cpu != y.cpu)
+      return differs(at + ".cpu", x.cpu, y.cpu);
+    if (x.memory != y.memory)
+      return differs(at + ".memory", x.memory, y.memory);
   }
-  if (a.pods.size() != b.pods.size()) return differs("pod count", a.pods.size(), b.pods.size());
+  if (a.pods.size() != b.pods.size())
+    return differs("pod count", a.pods.size(), b.pods.size());
   for (std::size_t i = 0; i < a.pods.size(); ++i) {
     const PodSpec& x = a.pods[i];
     const PodSpec& y = b.pods[i];
     const std::string at = fmt::format("pods[{}]", i);
-    if (x.name != y.name) return differs(at + ".name", x.name, y.name);
-    if (x.priority != y.priority) return differs(at + ".priority", x.priority, y.priority);
-    if (x.cpu != y.cpu) return differs(at + ".cpu", x.cpu, y.cpu);
-    if (x.memory != y.memory) return differs(at + ".memory", x.memory, y.memory);
-    if (x.node != y.node) return differs(at + ".node", x.node, y.node);
+    if (x.name != y.name)
+      return differs(at + ".name", x.name, y.name);
+    if (x.priority != y.priority)
+      return differs(at + ".priority", x.priority, y.priority);
+    if (x.cpu != y.cpu)
+      return differs(at + ".cpu", x.cpu, y.cpu);
+    if (x.memory != y.memory)
+      return differs(at + ".memory", x.memory, y.memory);
+    if (x.node != y.node)
+      return differs(at + ".node", x.node, y.node);
     if (x.arrives_later != y.arrives_later) {
       return differs(at + ".arrives", x.arrives_later, y.arrives_later);
     }
     if (x.preempt_never != y.preempt_never) {
       return differs(at + ".preemption-policy", x.preempt_never, y.preempt_never);
     }
-    if (x.labels != y.labels) return differs(at + ".labels", labels_text(x.labels), labels_text(y.labels));
+    if (x.labels != y.labels)
+      return differs(at + ".labels", labels_text(x.labels), labels_text(y.labels));
   }
-  if (a.pdbs.size() != b.pdbs.size()) return differs("pdb count", a.pdbs.size(), b.pdbs.size());
+  if (a.pdbs.size() != b.pdbs.size())
+    return differs("pdb count", a.pdbs.size(), b.pdbs.size());
   for (std::size_t i = 0; i < a.pdbs.size(); ++i) {
     const PdbSpec& x = a.pdbs[i];
     const PdbSpec& y = b.pdbs[i];
     const std::string at = fmt::format("pdbs[{}]", i);
-    if (x.name != y.name) return differs(at + ".name", x.name, y.name);
+    if (x.name != y.name)
+      return differs(at + ".name", x.name, y.name);
     if (x.selector != y.selector) {
       return differs(at + ".selector", labels_text(x.selector), labels_text(y.selector));
     }
@@ -80,8 +95,10 @@ std::optional<std::string> scenario_difference(const Scenario& a, const Scenario
   if (a.faults.restarts != b.faults.restarts) {
     return differs("faults.restarts", a.faults.restarts, b.faults.restarts);
   }
-  if (a.workers != b.workers) return differs("executor.workers", a.workers, b.workers);
-  if (a.profile != b.profile) return differs("profile", a.profile, b.profile);
+  if (a.workers != b.workers)
+    return differs("executor.workers", a.workers, b.workers);
+  if (a.profile != b.profile)
+    return differs("profile", a.profile, b.profile);
   if (!(a.mechanisms == b.mechanisms)) {
     return std::optional<std::string>("mechanisms: the switches changed");
   }
@@ -101,9 +118,12 @@ std::optional<std::string> counterexample_difference(const Counterexample& a,
   auto differs = [](std::string_view field, const auto& x, const auto& y) {
     return std::optional<std::string>(fmt::format("{}: '{}' became '{}'", field, x, y));
   };
-  if (a.property != b.property) return differs("property", a.property, b.property);
-  if (a.message != b.message) return differs("message", a.message, b.message);
-  if (a.also.size() != b.also.size()) return differs("also count", a.also.size(), b.also.size());
+  if (a.property != b.property)
+    return differs("property", a.property, b.property);
+  if (a.message != b.message)
+    return differs("message", a.message, b.message);
+  if (a.also.size() != b.also.size())
+    return differs("also count", a.also.size(), b.also.size());
   for (std::size_t i = 0; i < a.also.size(); ++i) {
     if (a.also[i].name != b.also[i].name) {
       return differs(fmt::format("also[{}].property", i), a.also[i].name, b.also[i].name);
@@ -114,10 +134,14 @@ std::optional<std::string> counterexample_difference(const Counterexample& a,
   }
   const FoundBy& f = a.found_by;
   const FoundBy& g = b.found_by;
-  if (f.method != g.method) return differs("found-by.method", f.method, g.method);
-  if (f.shortest != g.shortest) return differs("found-by.shortest", f.shortest, g.shortest);
-  if (f.states != g.states) return differs("found-by.states", f.states, g.states);
-  if (f.depth != g.depth) return differs("found-by.depth", f.depth, g.depth);
+  if (f.method != g.method)
+    return differs("found-by.method", f.method, g.method);
+  if (f.shortest != g.shortest)
+    return differs("found-by.shortest", f.shortest, g.shortest);
+  if (f.states != g.states)
+    return differs("found-by.states", f.states, g.states);
+  if (f.depth != g.depth)
+    return differs("found-by.depth", f.depth, g.depth);
   if (f.properties != g.properties) {
     return differs("found-by.properties", fmt::format("{}", f.properties),
                    fmt::format("{}", g.properties));
@@ -126,8 +150,10 @@ std::optional<std::string> counterexample_difference(const Counterexample& a,
     return differs("found-by.seed", f.seed ? fmt::format("{}", *f.seed) : "none",
                    g.seed ? fmt::format("{}", *g.seed) : "none");
   }
-  if (f.shrunk != g.shrunk) return differs("found-by.shrunk", f.shrunk, g.shrunk);
-  if (auto d = scenario_difference(a.scenario, b.scenario)) return "scenario." + *d;
+  if (f.shrunk != g.shrunk)
+    return differs("found-by.shrunk", f.shrunk, g.shrunk);
+  if (auto d = scenario_difference(a.scenario, b.scenario))
+    return "scenario." + *d;
   if (a.steps.size() != b.steps.size()) {
     return differs("step count", a.steps.size(), b.steps.size());
   }
@@ -135,10 +161,13 @@ std::optional<std::string> counterexample_difference(const Counterexample& a,
     const CounterexampleStep& x = a.steps[i];
     const CounterexampleStep& y = b.steps[i];
     const std::string at = fmt::format("steps[{}]", i);
-    if (!(x.action == y.action)) return differs(at + ".action", x.text, y.text);
-    if (x.text != y.text) return differs(at + ".text", x.text, y.text);
+    if (!(x.action == y.action))
+      return differs(at + ".action", x.text, y.text);
+    if (x.text != y.text)
+      return differs(at + ".text", x.text, y.text);
     if (x.fingerprint != y.fingerprint) {
-      return differs(at + ".fingerprint", x.fingerprint ? format_fingerprint(*x.fingerprint) : "none",
+      return differs(at + ".fingerprint",
+                     x.fingerprint ? format_fingerprint(*x.fingerprint) : "none",
                      y.fingerprint ? format_fingerprint(*y.fingerprint) : "none");
     }
   }
@@ -185,16 +214,17 @@ std::optional<std::string> counterexample_round_trip(std::string_view bytes) {
   try {
     second = load_counterexample_text(written, "written");
   } catch (const FileError& e) {
-    return fmt::format("the written counterexample is refused: {}\n--- written ---\n{}",
-                       e.what(), written);
+    return fmt::format("the written counterexample is refused: {}\n--- written ---\n{}", e.what(),
+                       written);
   }
   if (auto d = counterexample_difference(first, second)) {
     return fmt::format("{}\n--- written ---\n{}", *d, written);
   }
   if (!second.digest_matches()) {
-    return fmt::format("the written file's scenario-digest does not match its scenario\n"
-                       "--- written ---\n{}",
-                       written);
+    return fmt::format(
+        "the written file's scenario-digest does not match its scenario\n"
+        "--- written ---\n{}",
+        written);
   }
   const std::string rewritten = counterexample_to_yaml(second, "input.yaml");
   if (rewritten != written) {
@@ -238,10 +268,10 @@ std::optional<std::string> kubectl_import_round_trip(std::string_view bytes) {
 }
 
 void run_or_abort(std::string_view target, std::string_view bytes) {
-  const std::optional<std::string> difference =
-      target == "scenario"         ? scenario_round_trip(bytes)
-      : target == "counterexample" ? counterexample_round_trip(bytes)
-                                   : kubectl_import_round_trip(bytes);
+  const std::optional<std::string> difference = target == "scenario" ? scenario_round_trip(bytes)
+                                                : target == "counterexample"
+                                                    ? counterexample_round_trip(bytes)
+                                                    : kubectl_import_round_trip(bytes);
   if (difference) {
     std::fprintf(stderr, "round trip of a %.*s file failed: %s\n", static_cast<int>(target.size()),
                  target.data(), difference->c_str());

@@ -39,10 +39,13 @@ std::vector<std::string_view> words(std::string_view line) {
   std::vector<std::string_view> out;
   size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+      ++i;
     size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t')
+      ++j;
+    if (j > i)
+      out.push_back(line.substr(i, j - i));
     i = j;
   }
   return out;
@@ -70,17 +73,22 @@ std::string format_action(const Action& a, const Cluster& cluster) {
 std::optional<Action> parse_action(std::string_view line, const Cluster& cluster,
                                    std::string* error) {
   auto fail = [&](std::string message) -> std::optional<Action> {
-    if (error != nullptr) *error = std::move(message);
+    if (error != nullptr)
+      *error = std::move(message);
     return std::nullopt;
   };
   std::vector<std::string_view> w = words(line);
-  if (w.empty()) return fail("expected an action, got an empty line");
+  if (w.empty())
+    return fail("expected an action, got an empty line");
   for (const KindInfo& k : kKinds) {
-    if (k.keyword != w[0]) continue;
+    if (k.keyword != w[0])
+      continue;
     if (k.kind == ActionKind::kCreateNode) {
-      if (w.size() != 2) return fail(fmt::format("expected '{}' followed by a node name", k.keyword));
+      if (w.size() != 2)
+        return fail(fmt::format("expected '{}' followed by a node name", k.keyword));
       auto node = cluster.find_node(w[1]);
-      if (!node) return fail(fmt::format("unknown node '{}'", w[1]));
+      if (!node)
+        return fail(fmt::format("unknown node '{}'", w[1]));
       return Action{k.kind, kNoPod, kNoPod, *node};
     }
     if (static_cast<int>(w.size()) != 1 + k.arguments) {
@@ -90,14 +98,16 @@ std::optional<Action> parse_action(std::string_view line, const Cluster& cluster
     Action a{k.kind, kNoPod, kNoPod, kNoNode};
     for (int i = 0; i < k.arguments; ++i) {
       auto pod = cluster.find_pod(w[static_cast<size_t>(i) + 1]);
-      if (!pod) return fail(fmt::format("unknown pod '{}'", w[static_cast<size_t>(i) + 1]));
+      if (!pod)
+        return fail(fmt::format("unknown pod '{}'", w[static_cast<size_t>(i) + 1]));
       (i == 0 ? a.pod : a.victim) = *pod;
     }
     return a;
   }
   std::string known;
   for (const KindInfo& k : kKinds) {
-    if (!known.empty()) known += ", ";
+    if (!known.empty())
+      known += ", ";
     known += k.keyword;
   }
   return fail(fmt::format("unknown action '{}'; expected one of: {}", w[0], known));

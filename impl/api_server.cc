@@ -18,7 +18,8 @@ void World::write(PodId p, const PodObj& obj, EventType type, StepReport& report
 
 void World::patch_nominated(PodId p, NodeId node, StepReport& report) {
   // The status PATCH is sent only when the value differs.
-  if (!api_[p].exists || api_[p].nominated == node) return;
+  if (!api_[p].exists || api_[p].nominated == node)
+    return;
   PodObj obj = api_[p];
   obj.nominated = node;
   write(p, obj, EventType::kModified, report);
@@ -99,7 +100,8 @@ void World::create_node(NodeId n, StepReport& report) {
   const Cluster& c = *cluster_;
   for (PodId p = 0; p < api_.size(); ++p) {
     const PodSpec& spec = c.scenario().pods[p];
-    if (spec.arrives_later || spec.node.empty() || *c.find_node(spec.node) != n) continue;
+    if (spec.arrives_later || spec.node.empty() || *c.find_node(spec.node) != n)
+      continue;
     api_[p].exists = true;
     api_[p].node = n;
     api_[p].start = next_start_++;

@@ -52,7 +52,8 @@ CycleDecision World::decide(PodId p) const {
   for (PodId v : best.victims) {
     d.victims |= pod_bit(v);
     // prepareCandidate(Async) skips victims whose graceful deletion has already started.
-    if (!lister_[v].terminating) d.to_evict |= pod_bit(v);
+    if (!lister_[v].terminating)
+      d.to_evict |= pod_bit(v);
   }
   return d;
 }
@@ -95,7 +96,8 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
       binding_[p] = d.node;
       // assume: the cache counts the pod on its node before the bind call lands, so the
       // next cycle cannot give the same space away. Off with --assume=off.
-      if (m.assume) assumed_[p] = d.node;
+      if (m.assume)
+        assumed_[p] = d.node;
       // The nominator forgets an assumed pod; its space on its nominated node is now the
       // pod's own, so only a nomination to another node is released.
       if (nominated_[p] == d.node) {
@@ -114,7 +116,8 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
       // PostFilter returns an empty nominated node: the failure handler clears the
       // nomination in memory and in the API.
       requeue_after_failure(p, event_in_flight, report);
-      if (lister_[p].exists) set_nominated(p, kNoNode, report);
+      if (lister_[p].exists)
+        set_nominated(p, kNoNode, report);
       patch_nominated(p, kNoNode, report);
       return;
     case CycleDecision::Kind::kPreempt:
@@ -124,7 +127,8 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   const std::vector<PodId> victims = [&] {
     // Most important first; the executor deletes the last (least important) alone.
     std::vector<PodId> v;
-    for (PodId q : pods_in(d.to_evict)) v.push_back(q);
+    for (PodId q : pods_in(d.to_evict))
+      v.push_back(q);
     std::sort(v.begin(), v.end(), [&](PodId a, PodId b) { return is_more_important(*this, a, b); });
     return v;
   }();
@@ -132,23 +136,28 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   if (m.deletion == Timing::kSync) {
     // deletion=sync (before KEP-4832): prepareCandidate deletes every victim inside the
     // cycle, then clears the lower-priority nominations.
-    for (PodId v : victims) evict(v, report);
+    for (PodId v : victims)
+      evict(v, report);
     clear_lower_nominations(p, d.node, m.clear_lower == Timing::kSync, report);
   } else {
     // clear-lower=sync: lower-priority nominees lose their claim on the node inside the
     // cycle, before any later cycle can count them. Off with --clear-lower=async, where
     // only the executor's patches, once observed, clear them.
-    if (m.clear_lower == Timing::kSync) clear_lower_nominations(p, d.node, true, report);
+    if (m.clear_lower == Timing::kSync)
+      clear_lower_nominations(p, d.node, true, report);
     if (!victims.empty()) {
       // The in-flight set is written before the cycle ends, so the failure handler's
       // PreEnqueue below already gates the preemptor. Off with --inflight=off.
-      if (m.inflight != Inflight::kOff) preempting_ |= pod_bit(p);
-      if (m.inflight == Inflight::kOn) inflight_by_[p] |= d.to_evict;
+      if (m.inflight != Inflight::kOff)
+        preempting_ |= pod_bit(p);
+      if (m.inflight == Inflight::kOn)
+        inflight_by_[p] |= d.to_evict;
       Job job;
       job.preemptor = p;
       job.node = d.node;
       job.last = victims.back();
-      for (size_t i = 0; i + 1 < victims.size(); ++i) job.pending |= pod_bit(victims[i]);
+      for (size_t i = 0; i + 1 < victims.size(); ++i)
+        job.pending |= pod_bit(victims[i]);
       if (m.clear_lower == Timing::kAsync) {
         job.phase = JobPhase::kClear;
       } else if (job.pending != 0) {
@@ -157,7 +166,8 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
         job.phase = JobPhase::kLast;
       }
       jobs_.push_back(job);
-      if (job.phase == JobPhase::kLast) enter_last(jobs_.back());
+      if (job.phase == JobPhase::kLast)
+        enter_last(jobs_.back());
     }
   }
 
@@ -167,9 +177,11 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   // the very next cycle counts it. Off with --nomination=async: the nominator learns it only
   // when the status patch is observed.
   // A pod the informer no longer has (deleted while its split cycle was in flight) is refused
-  // by the nominator (pkg/scheduler/backend/queue/nominator.go@251a9c727573ae9c91f8ee6a6674259e7e41db53
-  // L92-95); under cycle=atomic the popped pod always exists in the informer.
-  if (m.nomination == Timing::kSync && lister_[p].exists) set_nominated(p, d.node, report);
+  // by the nominator
+  // (pkg/scheduler/backend/queue/nominator.go@251a9c727573ae9c91f8ee6a6674259e7e41db53 L92-95);
+  // under cycle=atomic the popped pod always exists in the informer.
+  if (m.nomination == Timing::kSync && lister_[p].exists)
+    set_nominated(p, d.node, report);
   // A pod deleted while the scheduler still saw it (its binding was in flight when it was
   // evicted) is nominated nowhere: the status patch finds no pod.
   patch_nominated(p, d.node, report);

@@ -17,7 +17,8 @@ std::vector<int> disruptions_allowed(const World& w) {
     int healthy = 0;
     for (PodId p : pods_in(c.pdb_members()[i])) {
       const PodObj& o = w.lister(p);
-      if (o.exists && o.node != kNoNode && !o.terminating) ++healthy;
+      if (o.exists && o.node != kNoNode && !o.terminating)
+        ++healthy;
     }
     allowed.push_back(healthy - c.scenario().pdbs[i].min_available);
   }
@@ -28,16 +29,19 @@ std::vector<int> disruptions_allowed(const World& w) {
 
 bool is_more_important(const World& w, PodId a, PodId b) {
   const Cluster& c = w.cluster();
-  if (c.priority(a) != c.priority(b)) return c.priority(a) > c.priority(b);
+  if (c.priority(a) != c.priority(b))
+    return c.priority(a) > c.priority(b);
   std::uint8_t sa = w.lister(a).start;
   std::uint8_t sb = w.lister(b).start;
-  if (sa != sb) return sa < sb;
+  if (sa != sb)
+    return sa < sb;
   return a < b;
 }
 
 bool is_eligible_to_preempt(const World& w, PodId preemptor) {
   const Cluster& c = w.cluster();
-  if (c.is_preempt_never(preemptor)) return false;
+  if (c.is_preempt_never(preemptor))
+    return false;
   // inflight=on: a preemptor whose own victims' deletions are still in flight — activated
   // when its job ended, before the informer shows them terminating — waits for them instead
   // of preempting again from a view in which they still run. Their delete events wake it.
@@ -54,9 +58,11 @@ bool is_eligible_to_preempt(const World& w, PodId preemptor) {
   if (w.mechanisms().stale_nominations_ignored && w.nominated(preemptor) != kNoNode) {
     nominated = w.nominated(preemptor);
   }
-  if (nominated == kNoNode) return true;
+  if (nominated == kNoNode)
+    return true;
   // The nominated node is UnschedulableAndUnresolvable: nothing there is worth waiting for.
-  if (!c.request(preemptor).fits_in(c.capacity(nominated))) return true;
+  if (!c.request(preemptor).fits_in(c.capacity(nominated)))
+    return true;
   PodSet on_node = w.cache_pods(nominated);
   for (PodId q : pods_in(on_node)) {
     const PodObj& o = w.lister(q);
@@ -73,18 +79,22 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
   std::vector<PodId> potential;
   PodSet removed = 0;
   for (PodId q : pods_in(w.cache_pods(node))) {
-    if (c.priority(q) >= c.priority(preemptor)) continue;
+    if (c.priority(q) >= c.priority(preemptor))
+      continue;
     // inflight=on: a victim that another preemptor's job is already deleting has been
     // promised to that preemptor's nomination; choosing it again would issue
     // a second delete for the same pod and count its space twice. The preemptor's own
     // victims stay removable: that space is already its own. Off with
     // --inflight=preemptor-only or off.
-    if (exclude_inflight && has_pod(w.inflight_victims_except(preemptor), q)) continue;
+    if (exclude_inflight && has_pod(w.inflight_victims_except(preemptor), q))
+      continue;
     potential.push_back(q);
     removed |= pod_bit(q);
   }
-  if (potential.empty()) return std::nullopt;  // "No preemption victims found"
-  if (!w.fits(preemptor, node, removed)) return std::nullopt;
+  if (potential.empty())
+    return std::nullopt;  // "No preemption victims found"
+  if (!w.fits(preemptor, node, removed))
+    return std::nullopt;
 
   std::sort(potential.begin(), potential.end(),
             [&](PodId a, PodId b) { return is_more_important(w, a, b); });
@@ -98,7 +108,8 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
     for (size_t i = 0; i < allowed.size(); ++i) {
       if (has_pod(c.pdb_members()[i], q)) {
         --allowed[i];
-        if (allowed[i] < 0) violates = true;
+        if (allowed[i] < 0)
+          violates = true;
       }
     }
     (violates ? violating : non_violating).push_back(q);
@@ -110,13 +121,17 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
     if (!w.fits(preemptor, node, removed)) {
       removed |= pod_bit(q);
       out.victims.push_back(q);
-      if (violates) ++out.pdb_violations;
+      if (violates)
+        ++out.pdb_violations;
     }
   };
-  for (PodId q : violating) reprieve(q, true);
-  for (PodId q : non_violating) reprieve(q, false);
+  for (PodId q : violating)
+    reprieve(q, true);
+  for (PodId q : non_violating)
+    reprieve(q, false);
   // DryRunPreemption drops a node that needs no victim ("expected at least one victim").
-  if (out.victims.empty()) return std::nullopt;
+  if (out.victims.empty())
+    return std::nullopt;
   std::sort(out.victims.begin(), out.victims.end(),
             [&](PodId a, PodId b) { return is_more_important(w, a, b); });
   return out;
@@ -126,11 +141,14 @@ std::vector<Candidate> dry_run_preemption(const World& w, PodId preemptor) {
   const Cluster& c = w.cluster();
   std::vector<Candidate> out;
   for (NodeId n = 0; n < c.node_count(); ++n) {
-    if (!w.node_exists(n)) continue;  // not created yet
+    if (!w.node_exists(n))
+      continue;  // not created yet
     // NodeResourcesFit: a request above the node's capacity is UnschedulableAndUnresolvable
     // and the node is not a candidate.
-    if (!c.request(preemptor).fits_in(c.capacity(n))) continue;
-    if (auto cand = select_victims_on_node(w, preemptor, n)) out.push_back(std::move(*cand));
+    if (!c.request(preemptor).fits_in(c.capacity(n)))
+      continue;
+    if (auto cand = select_victims_on_node(w, preemptor, n))
+      out.push_back(std::move(*cand));
   }
   return out;
 }
@@ -138,14 +156,17 @@ std::vector<Candidate> dry_run_preemption(const World& w, PodId preemptor) {
 std::size_t pick_one_node(const World& w, const std::vector<Candidate>& candidates) {
   const Cluster& c = w.cluster();
   std::vector<std::size_t> best;
-  for (std::size_t i = 0; i < candidates.size(); ++i) best.push_back(i);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    best.push_back(i);
   // Keeps the candidates with the lowest score; true once exactly one is left.
   auto keep_lowest = [&](auto score) {
     std::int64_t lowest = INT64_MAX;
-    for (std::size_t i : best) lowest = std::min(lowest, score(candidates[i]));
+    for (std::size_t i : best)
+      lowest = std::min(lowest, score(candidates[i]));
     std::vector<std::size_t> next;
     for (std::size_t i : best) {
-      if (score(candidates[i]) == lowest) next.push_back(i);
+      if (score(candidates[i]) == lowest)
+        next.push_back(i);
     }
     best = std::move(next);
     return best.size() == 1;
@@ -163,7 +184,8 @@ std::size_t pick_one_node(const World& w, const std::vector<Candidate>& candidat
   // 3. smallest sum of priorities, each offset by MaxInt32+1 so that fewer pods win ties
   if (keep_lowest([&](const Candidate& k) {
         std::int64_t sum = 0;
-        for (PodId v : k.victims) sum += std::int64_t{c.priority(v)} + INT32_MAX + 1;
+        for (PodId v : k.victims)
+          sum += std::int64_t{c.priority(v)} + INT32_MAX + 1;
         return sum;
       })) {
     return best[0];
@@ -174,11 +196,13 @@ std::size_t pick_one_node(const World& w, const std::vector<Candidate>& candidat
   }
   // 5. the latest earliest start among the highest-priority victims
   if (keep_lowest([&](const Candidate& k) -> std::int64_t {
-        if (k.victims.empty()) return 0;
+        if (k.victims.empty())
+          return 0;
         int top = c.priority(k.victims[0]);
         int earliest = INT_MAX;
         for (PodId v : k.victims) {
-          if (c.priority(v) == top) earliest = std::min(earliest, int{w.lister(v).start});
+          if (c.priority(v) == top)
+            earliest = std::min(earliest, int{w.lister(v).start});
         }
         return -std::int64_t{earliest};
       })) {

@@ -34,17 +34,18 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
 // when the line does not parse or the action is not enabled.
 // Delivers every queued watch event.
 void observe_all(World& w) {
-  while (!w.events().empty()) run(w, "observe");
+  while (!w.events().empty())
+    run(w, "observe");
 }
 
 std::vector<std::string> sorted_names(const World& w, const std::vector<PodId>& pods) {
   std::vector<std::string> out;
-  for (PodId p : pods) out.push_back(w.cluster().pod_name(p));
+  for (PodId p : pods)
+    out.push_back(w.cluster().pod_name(p));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -61,7 +62,8 @@ std::map<std::string, std::vector<std::string>> dry_run(const World& w, std::str
 // TestSelectBestCandidate's pipeline: dry run, then pickOneNodeForPreemption.
 std::string best_node(const World& w, std::string_view p) {
   std::vector<Candidate> candidates = dry_run_preemption(w, id(w, p));
-  if (candidates.empty()) return "<no candidate>";
+  if (candidates.empty())
+    return "<no candidate>";
   return w.cluster().node_name(candidates[pick_one_node(w, candidates)].node);
 }
 
@@ -93,12 +95,12 @@ TEST(implSelectBestCandidate, A1ReversedStartOrderPicksNode1) {
 }
 
 TEST(implSelectBestCandidate, A2MinHighestPriorityVictim) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2"), node("node3")},
-      {pod("p1.1", kMid, kMedium, "node1"), pod("p1.2", kMid, kLarge, "node1"),
-       pod("p2.1", kMid, kMedium, "node2"), pod("p2.2", kLow, kMedium, "node2"),
-       pod("p3.1", kLow, kMedium, "node3"), pod("p3.2", kLow, kMedium, "node3"),
-       pod("p", kHigh, kVeryLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2"), node("node3")},
+                        {pod("p1.1", kMid, kMedium, "node1"), pod("p1.2", kMid, kLarge, "node1"),
+                         pod("p2.1", kMid, kMedium, "node2"), pod("p2.2", kLow, kMedium, "node2"),
+                         pod("p3.1", kLow, kMedium, "node3"), pod("p3.2", kLow, kMedium, "node3"),
+                         pod("p", kHigh, kVeryLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"node1", {"p1.1", "p1.2"}},
                                       {"node2", {"p2.1", "p2.2"}},
                                       {"node3", {"p3.1", "p3.2"}}}));
@@ -106,55 +108,55 @@ TEST(implSelectBestCandidate, A2MinHighestPriorityVictim) {
 }
 
 TEST(implSelectBestCandidate, A3MinSumOfPriorities) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2"), node("node3")},
-      {pod("p1.1", kMid, kMedium, "node1"), pod("p1.2", kMid, kLarge, "node1"),
-       pod("p2.1", kMid, kLarge, "node2"), pod("p2.2", kLow, kMedium, "node2"),
-       pod("p3.1", kMid, kMedium, "node3"), pod("p3.2", kMid, kMedium, "node3"),
-       pod("p", kHigh, kVeryLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2"), node("node3")},
+                        {pod("p1.1", kMid, kMedium, "node1"), pod("p1.2", kMid, kLarge, "node1"),
+                         pod("p2.1", kMid, kLarge, "node2"), pod("p2.2", kLow, kMedium, "node2"),
+                         pod("p3.1", kMid, kMedium, "node3"), pod("p3.2", kMid, kMedium, "node3"),
+                         pod("p", kHigh, kVeryLarge)}));
   EXPECT_EQ(best_node(w, "p"), "node2");
 }
 
 TEST(implSelectBestCandidate, A4NegativePrioritiesDoNotMakeMoreVictimsCheaper) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2"), node("node3")},
-      {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kNeg, kSmall, "node1"),
-       pod("p1.3", kMid, kSmall, "node1"), pod("p1.4", kNeg, kSmall, "node1"),
-       pod("p2.1", kMid, kLarge, "node2"), pod("p2.2", kNeg, kMedium, "node2"),
-       pod("p3.1", kMid, kMedium, "node3"), pod("p3.2", kNeg, kSmall, "node3"),
-       pod("p3.3", kLow, kSmall, "node3"), pod("p", kHigh, kVeryLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2"), node("node3")},
+                        {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kNeg, kSmall, "node1"),
+                         pod("p1.3", kMid, kSmall, "node1"), pod("p1.4", kNeg, kSmall, "node1"),
+                         pod("p2.1", kMid, kLarge, "node2"), pod("p2.2", kNeg, kMedium, "node2"),
+                         pod("p3.1", kMid, kMedium, "node3"), pod("p3.2", kNeg, kSmall, "node3"),
+                         pod("p3.3", kLow, kSmall, "node3"), pod("p", kHigh, kVeryLarge)}));
   EXPECT_EQ(best_node(w, "p"), "node2");
 }
 
 // A5: node1's raw priority sum (100-100-100 = -100) is below node2's (0); only the
 // MaxInt32+1 offset per victim makes node2's two victims cheaper than node1's three.
 TEST(implSelectBestCandidate, A5SumOfAdjustedPriorities) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2"), node("node3")},
-      {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kNeg, kSmall, "node1"),
-       pod("p1.3", kNeg, kSmall, "node1"), pod("p2.1", kMid, kLarge, "node2"),
-       pod("p2.2", kNeg, kMedium, "node2"), pod("p3.1", kMid, kMedium, "node3"),
-       pod("p3.2", kNeg, kSmall, "node3"), pod("p3.3", kLow, kSmall, "node3"),
-       pod("p", kHigh, kVeryLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2"), node("node3")},
+                        {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kNeg, kSmall, "node1"),
+                         pod("p1.3", kNeg, kSmall, "node1"), pod("p2.1", kMid, kLarge, "node2"),
+                         pod("p2.2", kNeg, kMedium, "node2"), pod("p3.1", kMid, kMedium, "node3"),
+                         pod("p3.2", kNeg, kSmall, "node3"), pod("p3.3", kLow, kSmall, "node3"),
+                         pod("p", kHigh, kVeryLarge)}));
   EXPECT_EQ(best_node(w, "p"), "node2");
 }
 
 // --- B. TestDryRunPreemption ----------------------------------------------------------------
 
 TEST(implDryRunPreemption, B1SmallLowPodIsReprieved) {
-  World w = world_of(scenario({node("node1"), node("node2")},
-                              {pod("p1.1", kLow, kSmall, "node1"),
-                               pod("p1.2", kMid, kLarge, "node1"),
-                               pod("p2", kMid, kLarge, "node2"), pod("p", kHigh, kLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2")},
+                        {pod("p1.1", kLow, kSmall, "node1"), pod("p1.2", kMid, kLarge, "node1"),
+                         pod("p2", kMid, kLarge, "node2"), pod("p", kHigh, kLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"node1", {"p1.2"}}, {"node2", {"p2"}}}));
 }
 
 TEST(implDryRunPreemption, B2EqualPriorityPodsAreNeverVictims) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2")},
-      {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kLow, kSmall, "node1"),
-       pod("p1.3", kMid, kMedium, "node1"), pod("p1.4", kHigh, kSmall, "node1"),
-       pod("p2", kHigh, kLarge, "node2"), pod("p", kHigh, kLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2")},
+                        {pod("p1.1", kMid, kSmall, "node1"), pod("p1.2", kLow, kSmall, "node1"),
+                         pod("p1.3", kMid, kMedium, "node1"), pod("p1.4", kHigh, kSmall, "node1"),
+                         pod("p2", kHigh, kLarge, "node2"), pod("p", kHigh, kLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"node1", {"p1.2", "p1.3"}}}));
 }
 
@@ -162,23 +164,22 @@ TEST(implDryRunPreemption, B2EqualPriorityPodsAreNeverVictims) {
 // equal-priority low pods the earlier-started p1.2 is more important, is reprieved first,
 // and p1.1 goes.
 TEST(implDryRunPreemption, B3LaterStartedEqualPriorityPodIsEvicted) {
-  World w = world_of(scenario(
-      {node("node1"), node("node2")},
-      {pod("p2", kHigh, kLarge, "node2"),      // t1
-       pod("p1.4", kHigh, kSmall, "node1"),    // t2
-       pod("p1.3", kMid, kMedium, "node1"),    // t3
-       pod("p1.2", kLow, kSmall, "node1"),     // t4
-       pod("p1.1", kLow, kSmall, "node1"),     // t5
-       pod("p", kHigh, kLarge)}));
+  World w =
+      world_of(scenario({node("node1"), node("node2")}, {pod("p2", kHigh, kLarge, "node2"),    // t1
+                                                         pod("p1.4", kHigh, kSmall, "node1"),  // t2
+                                                         pod("p1.3", kMid, kMedium, "node1"),  // t3
+                                                         pod("p1.2", kLow, kSmall, "node1"),   // t4
+                                                         pod("p1.1", kLow, kSmall, "node1"),   // t5
+                                                         pod("p", kHigh, kLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"node1", {"p1.1", "p1.3"}}}));
 }
 
 // B4: two app=foo pods, PDB min-available 1 → DisruptionsAllowed 1. The second pod in
 // importance order overdraws the budget, so exactly one victim counts as a violation.
 TEST(implDryRunPreemption, B4PdbViolationIsCounted) {
-  Scenario s = scenario({node("node1")}, {pod("p1.1", kMid, kMedium, "node1"),
-                                          pod("p1.2", kMid, kMedium, "node1"),
-                                          pod("p", kHigh, kVeryLarge)});
+  Scenario s =
+      scenario({node("node1")}, {pod("p1.1", kMid, kMedium, "node1"),
+                                 pod("p1.2", kMid, kMedium, "node1"), pod("p", kHigh, kVeryLarge)});
   s.pods[0].labels = {{"app", "foo"}};
   s.pods[1].labels = {{"app", "foo"}};
   s.pdbs = {PdbSpec{"pdb", {{"app", "foo"}}, 1}};
@@ -192,9 +193,9 @@ TEST(implDryRunPreemption, B4PdbViolationIsCounted) {
 
 // The same pods with a PDB that allows both disruptions: no violation.
 TEST(implDryRunPreemption, PdbWithEnoughBudgetIsNotViolated) {
-  Scenario s = scenario({node("node1")}, {pod("p1.1", kMid, kMedium, "node1"),
-                                          pod("p1.2", kMid, kMedium, "node1"),
-                                          pod("p", kHigh, kVeryLarge)});
+  Scenario s =
+      scenario({node("node1")}, {pod("p1.1", kMid, kMedium, "node1"),
+                                 pod("p1.2", kMid, kMedium, "node1"), pod("p", kHigh, kVeryLarge)});
   s.pods[0].labels = {{"app", "foo"}};
   s.pods[1].labels = {{"app", "foo"}};
   s.pdbs = {PdbSpec{"pdb", {{"app", "foo"}}, 0}};
@@ -208,9 +209,9 @@ TEST(implDryRunPreemption, PdbWithEnoughBudgetIsNotViolated) {
 // (it started first), so without the PDB a would go; a's PDB has no budget left, so a is
 // reprieved first and b is evicted instead, with no violation.
 TEST(implDryRunPreemption, PdbProtectedPodIsReprievedFirst) {
-  Scenario s = scenario({node("node1")}, {pod("b", kMid, kMedium, "node1"),
-                                          pod("a", kMid, kMedium, "node1"),
-                                          pod("p", kHigh, kLarge)});
+  Scenario s =
+      scenario({node("node1")}, {pod("b", kMid, kMedium, "node1"), pod("a", kMid, kMedium, "node1"),
+                                 pod("p", kHigh, kLarge)});
   s.pods[1].labels = {{"app", "foo"}};
   s.pdbs = {PdbSpec{"pdb", {{"app", "foo"}}, 1}};
   World w = world_of(std::move(s));
@@ -221,17 +222,17 @@ TEST(implDryRunPreemption, PdbProtectedPodIsReprievedFirst) {
 }
 
 TEST(implDryRunPreemption, WithoutPdbTheLaterStartedPodGoes) {
-  World w = world_of(scenario({node("node1")}, {pod("b", kMid, kMedium, "node1"),
-                                                pod("a", kMid, kMedium, "node1"),
-                                                pod("p", kHigh, kLarge)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("b", kMid, kMedium, "node1"), pod("a", kMid, kMedium, "node1"),
+                                 pod("p", kHigh, kLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"node1", {"a"}}}));
 }
 
 // Victims come back most important first, the order the executor relies on for "last".
 TEST(implDryRunPreemption, VictimsAreOrderedMostImportantFirst) {
-  World w = world_of(scenario({node("node1")}, {pod("a", kLow, kMedium, "node1"),
-                                                pod("b", kMid, kMedium, "node1"),
-                                                pod("p", kHigh, kVeryLarge)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("a", kLow, kMedium, "node1"), pod("b", kMid, kMedium, "node1"),
+                                 pod("p", kHigh, kVeryLarge)}));
   std::optional<Candidate> c = select_victims_on_node(w, id(w, "p"), node_id(w, "node1"));
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->victims, (std::vector<PodId>{id(w, "b"), id(w, "a")}));
@@ -240,15 +241,15 @@ TEST(implDryRunPreemption, VictimsAreOrderedMostImportantFirst) {
 // NodeResourcesFit reports a node smaller than the request as UnschedulableAndUnresolvable;
 // findCandidates skips it even though removing its pods would "free" it.
 TEST(implDryRunPreemption, UnresolvableNodeIsNoCandidate) {
-  World w = world_of(scenario({node("small", kMedium), node("big")},
-                              {pod("s", kLow, kSmall, "small"), pod("b", kLow, kLarge, "big"),
-                               pod("p", kHigh, kLarge)}));
+  World w = world_of(scenario(
+      {node("small", kMedium), node("big")},
+      {pod("s", kLow, kSmall, "small"), pod("b", kLow, kLarge, "big"), pod("p", kHigh, kLarge)}));
   EXPECT_EQ(dry_run(w, "p"), (Victims{{"big", {"b"}}}));
 }
 
 TEST(implDryRunPreemption, NodeWithoutLowerPriorityPodsIsNoCandidate) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("q", kHigh, kLarge, "node1"), pod("p", kHigh, kLarge)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("q", kHigh, kLarge, "node1"), pod("p", kHigh, kLarge)}));
   EXPECT_FALSE(select_victims_on_node(w, id(w, "p"), node_id(w, "node1")).has_value());
   EXPECT_TRUE(dry_run_preemption(w, id(w, "p")).empty());
 }
@@ -256,8 +257,8 @@ TEST(implDryRunPreemption, NodeWithoutLowerPriorityPodsIsNoCandidate) {
 // "No preemption victims found": the check comes before the fit check, so a node the
 // preemptor already fits is not a candidate either when it has nothing to remove.
 TEST(implDryRunPreemption, NoPotentialVictimIsNoCandidateEvenWhereThePodFits) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("q", kHigh, kSmall, "node1"), pod("p", kHigh, kSmall)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("q", kHigh, kSmall, "node1"), pod("p", kHigh, kSmall)}));
   ASSERT_TRUE(w.fits(id(w, "p"), node_id(w, "node1"), 0));
   EXPECT_FALSE(select_victims_on_node(w, id(w, "p"), node_id(w, "node1")).has_value());
 }
@@ -267,8 +268,8 @@ TEST(implDryRunPreemption, NoPotentialVictimIsNoCandidateEvenWhereThePodFits) {
 // candidate. World::decide never reaches this — a node needing no victims means the pod
 // fits, and the cycle binds — so only direct callers of dry_run_preemption see it.
 TEST(implDryRunPreemption, NodeThatNeedsNoVictimIsNoCandidate) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("v", kLow, kSmall, "node1"), pod("p", kHigh, kSmall)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("v", kLow, kSmall, "node1"), pod("p", kHigh, kSmall)}));
   EXPECT_TRUE(dry_run_preemption(w, id(w, "p")).empty());
 }
 
@@ -315,8 +316,8 @@ void preempt_v_for_p0(World& w) {
 // waits in the unschedulable pool and is woken when the informer shows the victim
 // terminating — the step that opens the gate of the check above.
 TEST(implPodEligibleToPreemptOthers, OwnVictimsInFlightMakeThePreemptorWait) {
-  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
-                                                pod("p0", kHigh, kLarge)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p0", kHigh, kLarge)}));
   preempt_v_for_p0(w);
   const PodId p0 = id(w, "p0");
   ASSERT_EQ(w.inflight_victims_of(p0), bit_of(w, "v"));
@@ -325,7 +326,7 @@ TEST(implPodEligibleToPreemptOthers, OwnVictimsInFlightMakeThePreemptorWait) {
   StepReport r = run(w, "schedule p0");
   EXPECT_EQ(r.decision.kind, CycleDecision::Kind::kIneligible);
   EXPECT_EQ(w.waiting_for_own_victims(), pod_bit(p0));
-  EXPECT_EQ(r.decision.to_evict, PodSet{0});  // v was not chosen a second time
+  EXPECT_EQ(r.decision.to_evict, PodSet{0});      // v was not chosen a second time
   EXPECT_EQ(run(w, "observe").moved, PodSet{0});  // p0's nomination
   StepReport o = run(w, "observe");               // v terminating
   EXPECT_EQ(o.moved, pod_bit(p0));
@@ -336,9 +337,8 @@ TEST(implPodEligibleToPreemptOthers, OwnVictimsInFlightMakeThePreemptorWait) {
 // Under kubernetes the same preemptor, activated the same way, preempts v again from its
 // stale view: the over-preemption PR #142294 would open without the wait above.
 TEST(implPodEligibleToPreemptOthers, WithoutTheWaitActivationPreemptsTheSameVictimAgain) {
-  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
-                                          pod("p0", kHigh, kLarge)},
-                        "kubernetes");
+  Scenario s = scenario({node("node1")},
+                        {pod("v", kLow, kLarge, "node1"), pod("p0", kHigh, kLarge)}, "kubernetes");
   s.mechanisms.activate_on_finish = true;
   World w = world_of(std::move(s));
   run(w, "schedule p0");
@@ -351,9 +351,9 @@ TEST(implPodEligibleToPreemptOthers, WithoutTheWaitActivationPreemptsTheSameVict
 }
 
 TEST(implPodEligibleToPreemptOthers, E1NominationNeverLandsOnAnUnresolvableNode) {
-  World w = world_of(scenario({node("small", kMedium), node("big")},
-                              {pod("s", kLow, kMedium, "small"), pod("b", kLow, kLarge, "big"),
-                               pod("p", kHigh, kLarge)}));
+  World w = world_of(scenario(
+      {node("small", kMedium), node("big")},
+      {pod("s", kLow, kMedium, "small"), pod("b", kLow, kLarge, "big"), pod("p", kHigh, kLarge)}));
   StepReport r = run(w, "schedule p");
   EXPECT_EQ(r.decision.kind, CycleDecision::Kind::kPreempt);
   EXPECT_EQ(w.nominated(id(w, "p")), node_id(w, "big"));
@@ -371,7 +371,8 @@ TEST(implPodEligibleToPreemptOthers, E2NoNominationIsEligibleDespiteTerminatingV
 }
 
 TEST(implPodEligibleToPreemptOthers, E3PreemptionPolicyNeverIsNotEligible) {
-  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p", kHigh, kLarge)});
+  Scenario s =
+      scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p", kHigh, kLarge)});
   s.pods[1].preempt_never = true;
   World w = world_of(std::move(s));
   EXPECT_FALSE(is_eligible_to_preempt(w, id(w, "p")));
@@ -400,19 +401,20 @@ TEST(implPodEligibleToPreemptOthers, E4TerminatingVictimWithDisruptionTargetBloc
 // updates are delivered, p0 is still eligible. (Under inflight=on p0 would wait for its own
 // victim from the start: see the next test.)
 TEST(implPodEligibleToPreemptOthers, E4UsesTheInformersView) {
-  World w = world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"),
-                                                pod("p0", kHigh, kLarge), pod("p", kHigh, kLarge)},
-                              "kubernetes"));
+  World w = world_of(
+      scenario({node("node1")},
+               {pod("v", kLow, kLarge, "node1"), pod("p0", kHigh, kLarge), pod("p", kHigh, kLarge)},
+               "kubernetes"));
   run(w, "schedule p0");
   run(w, "clear-nominations p0");  // clear-lower=async
   run(w, "evict p0 v");
   const PodId p0 = id(w, "p0");
   ASSERT_EQ(w.events().size(), 2u);
   EXPECT_TRUE(is_eligible_to_preempt(w, p0));  // neither update delivered
-  run(w, "observe");                            // p0's nomination
+  run(w, "observe");                           // p0's nomination
   ASSERT_EQ(w.lister(p0).nominated, node_id(w, "node1"));
   EXPECT_TRUE(is_eligible_to_preempt(w, p0));  // v not yet seen terminating
-  run(w, "observe");                            // v's deletion under way
+  run(w, "observe");                           // v's deletion under way
   EXPECT_FALSE(is_eligible_to_preempt(w, p0));
 }
 
@@ -421,9 +423,9 @@ TEST(implPodEligibleToPreemptOthers, E4UsesTheInformersView) {
 // until that patch is delivered the informer still shows p0 nominated to node1 with v
 // terminating there, so p0 stays ineligible.
 TEST(implPodEligibleToPreemptOthers, E4ReadsTheNominationFromTheInformer) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("v", kLow, kLarge, "node1"), pod("p0", kHigh, kLarge),
-                               later(pod("h", kVeryHigh, kLarge))}));
+  World w =
+      world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p0", kHigh, kLarge),
+                                          later(pod("h", kVeryHigh, kLarge))}));
   const PodId p0 = id(w, "p0");
   preempt_v_for_p0(w);
   run(w, "create h");
@@ -503,12 +505,11 @@ TEST(implPodEligibleToPreemptOthers, E5VictimGoneIsEligibleAgain) {
 // --- util.MoreImportantPod -------------------------------------------------------------------
 
 World importance_world() {
-  return world_of(scenario({node("node1", 10000)},
-                           {pod("low0", kLow, kSmall, "node1"),    // start 0
-                            pod("mid1", kMid, kSmall, "node1"),    // start 1
-                            pod("mid2", kMid, kSmall, "node1"),    // start 2
-                            pod("pendA", kMid, kSmall),            // never started
-                            pod("pendB", kMid, kSmall)}));         // never started
+  return world_of(scenario({node("node1", 10000)}, {pod("low0", kLow, kSmall, "node1"),  // start 0
+                                                    pod("mid1", kMid, kSmall, "node1"),  // start 1
+                                                    pod("mid2", kMid, kSmall, "node1"),  // start 2
+                                                    pod("pendA", kMid, kSmall),     // never started
+                                                    pod("pendB", kMid, kSmall)}));  // never started
 }
 
 TEST(implMoreImportant, HigherPriorityWinsOverEarlierStart) {
@@ -556,22 +557,23 @@ TEST(implMoreImportant, BoundPodStartsAfterEveryRunningPod) {
 
 World pick_world() {
   return world_of(scenario({node("node1", 10000), node("node2"), node("node3")},
-                           {pod("l0", kLow, kSmall, "node1"),     // start 0
-                            pod("m0", kMid, kSmall, "node1"),     // start 1
-                            pod("m1", kMid, kSmall, "node1"),     // start 2
-                            pod("m2", kMid, kSmall, "node1"),     // start 3
-                            pod("m3", kMid, kSmall, "node1"),     // start 4
-                            pod("l1", kLow, kSmall, "node1"),     // start 5
-                            pod("l2", kLow, kSmall, "node1"),     // start 6
-                            pod("n0", kNeg, kSmall, "node1"),     // start 7
-                            pod("n1", kNeg, kSmall, "node1"),     // start 8
+                           {pod("l0", kLow, kSmall, "node1"),       // start 0
+                            pod("m0", kMid, kSmall, "node1"),       // start 1
+                            pod("m1", kMid, kSmall, "node1"),       // start 2
+                            pod("m2", kMid, kSmall, "node1"),       // start 3
+                            pod("m3", kMid, kSmall, "node1"),       // start 4
+                            pod("l1", kLow, kSmall, "node1"),       // start 5
+                            pod("l2", kLow, kSmall, "node1"),       // start 6
+                            pod("n0", kNeg, kSmall, "node1"),       // start 7
+                            pod("n1", kNeg, kSmall, "node1"),       // start 8
                             pod("x", INT_MIN, kSmall, "node1")}));  // start 9
 }
 
 Candidate cand(const World& w, NodeId n, std::vector<std::string_view> victims, int pdb = 0) {
   Candidate c;
   c.node = n;
-  for (std::string_view v : victims) c.victims.push_back(id(w, v));
+  for (std::string_view v : victims)
+    c.victims.push_back(id(w, v));
   c.pdb_violations = pdb;
   return c;
 }
@@ -625,8 +627,7 @@ TEST(implPickOneNode, Criterion6FirstRemainingCandidate) {
   // Identical costs: the first in the list wins, whatever its node.
   EXPECT_EQ(pick_one_node(w, {cand(w, 2, {"m0"}), cand(w, 0, {"m0"})}), 0u);
   EXPECT_EQ(pick_one_node(w, {cand(w, 0, {"m0"}), cand(w, 2, {"m0"})}), 0u);
-  EXPECT_EQ(pick_one_node(w, {cand(w, 1, {"m0"}, 1), cand(w, 2, {"m0"}), cand(w, 0, {"m0"})}),
-            1u);
+  EXPECT_EQ(pick_one_node(w, {cand(w, 1, {"m0"}, 1), cand(w, 2, {"m0"}), cand(w, 0, {"m0"})}), 1u);
 }
 
 }  // namespace

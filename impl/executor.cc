@@ -42,8 +42,10 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
 
 size_t World::find_job(const Action& a) const {
   for (size_t i = 0; i < jobs_.size(); ++i) {
-    if (!is_running(i)) break;
-    if (jobs_[i].preemptor == a.pod && is_job_step_enabled(jobs_[i], a)) return i;
+    if (!is_running(i))
+      break;
+    if (jobs_[i].preemptor == a.pod && is_job_step_enabled(jobs_[i], a))
+      return i;
   }
   return jobs_.size();
 }
@@ -53,12 +55,14 @@ void World::enter_last(Job& job) {
   // lastVictimsPendingPreemption is written just before the last victim's delete call.
   last_victim_[job.preemptor] = job.last;
   // gate=release-before-last (#128170): the preemptor left the in-flight set here.
-  if (mechanisms().gate == Gate::kReleaseBeforeLast) preempting_ &= ~pod_bit(job.preemptor);
+  if (mechanisms().gate == Gate::kReleaseBeforeLast)
+    preempting_ &= ~pod_bit(job.preemptor);
 }
 
 void World::forget_inflight(PodSet victims, StepReport& report) {
   for (PodId q = 0; q < inflight_by_.size(); ++q) {
-    if ((inflight_by_[q] & victims) == 0) continue;
+    if ((inflight_by_[q] & victims) == 0)
+      continue;
     inflight_by_[q] &= ~victims;
     // A preemptor that waits for its own victims (PodEligibleToPreemptOthers under
     // inflight=on) is woken when the informer shows the last of them on its way out.
@@ -72,7 +76,8 @@ void World::forget_inflight(PodSet victims, StepReport& report) {
 PodSet World::inflight_victims_except(PodId except) const {
   PodSet out = 0;
   for (PodId q = 0; q < inflight_by_.size(); ++q) {
-    if (q != except) out |= inflight_by_[q];
+    if (q != except)
+      out |= inflight_by_[q];
   }
   return out;
 }
@@ -94,7 +99,8 @@ void World::evict_step(const Action& a, StepReport& report) {
     job.phase = JobPhase::kFinish;
   } else {
     job.pending &= ~pod_bit(a.victim);
-    if (job.pending == 0) enter_last(job);
+    if (job.pending == 0)
+      enter_last(job);
   }
 }
 
@@ -104,7 +110,8 @@ void World::evict_fails_step(const Action& a, StepReport& report) {
   // The first error cancels the other deletions, and the last victim is skipped
   // (#135495): those victims are given up.
   PodSet abandoned = job.pending | pod_bit(job.last);
-  if (job.phase == JobPhase::kLast) abandoned = pod_bit(job.last);
+  if (job.phase == JobPhase::kLast)
+    abandoned = pod_bit(job.last);
   job.failed = true;
   job.phase = JobPhase::kFinish;
   job.pending = 0;
@@ -121,7 +128,8 @@ void World::finish_step(const Action& a, StepReport& report) {
   const Job job = jobs_[i];
   jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
   bool other_job = false;
-  for (const Job& j : jobs_) other_job = other_job || j.preemptor == job.preemptor;
+  for (const Job& j : jobs_)
+    other_job = other_job || j.preemptor == job.preemptor;
   if (!other_job) {
     preempting_ &= ~pod_bit(job.preemptor);
     last_victim_[job.preemptor] = kNoPod;
@@ -129,7 +137,8 @@ void World::finish_step(const Action& a, StepReport& report) {
   // Activate on error (so a failed job cannot strand the preemptor); with
   // activate-on-finish=on also on success (PR #142294), so a delete event used up while
   // the preemptor was gated cannot strand it either. Off with --activate-on-finish=off.
-  if (job.failed || mechanisms().activate_on_finish) activate(job.preemptor, report);
+  if (job.failed || mechanisms().activate_on_finish)
+    activate(job.preemptor, report);
 }
 
 void World::merge_duplicate_jobs() {

@@ -21,18 +21,20 @@ using namespace test;  // NOLINT: the builders read as a small language in these
 
 bool enabled(const World& w, std::string_view line) {
   std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a) throw std::invalid_argument(std::string(line));
+  if (!a)
+    throw std::invalid_argument(std::string(line));
   return w.is_enabled(*a);
 }
 
 void observe_all(World& w) {
-  while (!w.events().empty()) run(w, "observe");
+  while (!w.events().empty())
+    run(w, "observe");
 }
 
 // g1-basic: two victims of 2 on a node of 4, a preemptor of 4.
 Scenario g1(Faults faults) {
-  Scenario s = scenario({node("node", 4)},
-                        {pod("v1", kLow, 2, "node"), pod("v2", kLow, 2, "node"), pod("p", kHigh, 4)});
+  Scenario s = scenario({node("node", 4)}, {pod("v1", kLow, 2, "node"), pod("v2", kLow, 2, "node"),
+                                            pod("p", kHigh, 4)});
   s.faults = faults;
   return s;
 }
@@ -75,8 +77,8 @@ TEST(implFaults, RestartLosesMemoryAndRelistsTheNomination) {
   EXPECT_EQ(w.gated(), 0u);
   EXPECT_EQ(w.active_queue(), std::vector<PodId>{id(w, "p")});
   EXPECT_EQ(w.nominated(id(w, "p")), node_id(w, "node"));  // read back from the API
-  EXPECT_TRUE(w.lister(id(w, "v1")).terminating);           // the relist shows the eviction
-  EXPECT_EQ(r.abandoned, bit_of(w, "v2"));                  // v2's deletion never started
+  EXPECT_TRUE(w.lister(id(w, "v1")).terminating);          // the relist shows the eviction
+  EXPECT_EQ(r.abandoned, bit_of(w, "v2"));                 // v2's deletion never started
   EXPECT_FALSE(enabled(w, "restart"));
 }
 

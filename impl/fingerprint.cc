@@ -31,12 +31,14 @@ std::uint64_t World::fingerprint() const {
     d.word(inflight_by_[p]);
   }
   d.word(events_.size() | std::uint64_t{next_start_} << 32 |
-         std::uint64_t{eviction_failures_left_} << 40 | std::uint64_t{binding_failures_left_} << 48);
+         std::uint64_t{eviction_failures_left_} << 40 |
+         std::uint64_t{binding_failures_left_} << 48);
   for (const WatchEvent& e : events_) {
     d.word(static_cast<std::uint64_t>(e.type) | std::uint64_t{e.pod} << 8 | pack(e.obj) << 16);
   }
   d.word(active_.size());
-  for (PodId p : active_) d.word(p);
+  for (PodId p : active_)
+    d.word(p);
   d.word(std::uint64_t{pool_} | std::uint64_t{gated_} << 32);
   d.word(std::uint64_t{preempting_} | std::uint64_t{uncreated_} << 32);
   d.word(waiting_);
@@ -86,9 +88,7 @@ std::uint64_t World::changeable_blocks() const {
     using T = std::remove_cvref_t<decltype(*array.begin())>;
     return blocks(offset, array.size() * sizeof(T));
   };
-  const auto whole = [](std::size_t offset, std::size_t length) {
-    return blocks(offset, length);
-  };
+  const auto whole = [](std::size_t offset, std::size_t length) { return blocks(offset, length); };
   // Every member but cluster_, in declaration order (world.h): a member added there and
   // not here makes the round-trip test of the packed encoding fail.
   std::uint64_t b = 0;

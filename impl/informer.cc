@@ -57,7 +57,8 @@ void World::observe(StepReport& report) {
       }
       // The scheduler now sees the deletion under way; the DeletionTimestamp skip takes over
       // from the in-flight set for this victim.
-      if (e.obj.terminating) forget_inflight(pod_bit(p), report);
+      if (e.obj.terminating)
+        forget_inflight(pod_bit(p), report);
       return;
     }
     case EventType::kDeleted: {
@@ -78,7 +79,8 @@ void World::observe(StepReport& report) {
         set_nominated(p, kNoNode, report);  // a nominated pending pod is gone
         // deletePodFromSchedulingQueue: a deleted pending pod that had a nominatedNodeName
         // moves the pods of lower or equal priority, as above (eventhandlers.go@00cd67b7 L361-375).
-        if (e.obj.nominated != kNoNode) move_lower_or_equal(p, report);
+        if (e.obj.nominated != kNoNode)
+          move_lower_or_equal(p, report);
       }
       return;
     }
@@ -87,7 +89,8 @@ void World::observe(StepReport& report) {
 
 bool World::has_later_event(PodId p) const {
   for (const WatchEvent& e : events_) {
-    if (e.pod == p) return true;
+    if (e.pod == p)
+      return true;
   }
   return false;
 }

@@ -21,33 +21,44 @@ Timing timing_of(int i) { return i == 0 ? Timing::kSync : Timing::kAsync; }
 
 const std::vector<Switch>& switches() {
   static const std::vector<Switch> kSwitches = {
-      {"inflight", {"on", "preemptor-only", "off"},
+      {"inflight",
+       {"on", "preemptor-only", "off"},
        [](const Mechanisms& m) { return static_cast<int>(m.inflight); },
        [](Mechanisms& m, int i) { m.inflight = static_cast<Inflight>(i); }},
-      {"gate", {"last-victim", "release-before-last", "hold-until-done"},
+      {"gate",
+       {"last-victim", "release-before-last", "hold-until-done"},
        [](const Mechanisms& m) { return static_cast<int>(m.gate); },
        [](Mechanisms& m, int i) { m.gate = static_cast<Gate>(i); }},
-      {"activate-on-finish", {"on", "off"},
+      {"activate-on-finish",
+       {"on", "off"},
        [](const Mechanisms& m) { return m.activate_on_finish ? 0 : 1; },
        [](Mechanisms& m, int i) { m.activate_on_finish = i == 0; }},
-      {"wake-on-release", {"on", "off"},
+      {"wake-on-release",
+       {"on", "off"},
        [](const Mechanisms& m) { return m.wake_on_release ? 0 : 1; },
        [](Mechanisms& m, int i) { m.wake_on_release = i == 0; }},
-      {"nomination", {"sync", "async"},
+      {"nomination",
+       {"sync", "async"},
        [](const Mechanisms& m) { return timing_index(m.nomination); },
        [](Mechanisms& m, int i) { m.nomination = timing_of(i); }},
-      {"stale-nomination", {"ignore", "apply"},
+      {"stale-nomination",
+       {"ignore", "apply"},
        [](const Mechanisms& m) { return m.stale_nominations_ignored ? 0 : 1; },
        [](Mechanisms& m, int i) { m.stale_nominations_ignored = i == 0; }},
-      {"clear-lower", {"sync", "async"},
+      {"clear-lower",
+       {"sync", "async"},
        [](const Mechanisms& m) { return timing_index(m.clear_lower); },
        [](Mechanisms& m, int i) { m.clear_lower = timing_of(i); }},
-      {"assume", {"on", "off"}, [](const Mechanisms& m) { return m.assume ? 0 : 1; },
+      {"assume",
+       {"on", "off"},
+       [](const Mechanisms& m) { return m.assume ? 0 : 1; },
        [](Mechanisms& m, int i) { m.assume = i == 0; }},
-      {"deletion", {"async", "sync"},
+      {"deletion",
+       {"async", "sync"},
        [](const Mechanisms& m) { return m.deletion == Timing::kAsync ? 0 : 1; },
        [](Mechanisms& m, int i) { m.deletion = i == 0 ? Timing::kAsync : Timing::kSync; }},
-      {"cycle", {"atomic", "split"},
+      {"cycle",
+       {"atomic", "split"},
        [](const Mechanisms& m) { return static_cast<int>(m.cycle); },
        [](Mechanisms& m, int i) { m.cycle = static_cast<Cycle>(i); }},
   };
@@ -56,7 +67,8 @@ const std::vector<Switch>& switches() {
 
 const Switch* find_switch(std::string_view name) {
   for (const Switch& s : switches()) {
-    if (s.name == name) return &s;
+    if (s.name == name)
+      return &s;
   }
   return nullptr;
 }
@@ -64,7 +76,8 @@ const Switch* find_switch(std::string_view name) {
 std::string join(const std::vector<std::string_view>& words, std::string_view sep) {
   std::string out;
   for (std::string_view w : words) {
-    if (!out.empty()) out += sep;
+    if (!out.empty())
+      out += sep;
     out += w;
   }
   return out;
@@ -75,7 +88,8 @@ std::string join(const std::vector<std::string_view>& words, std::string_view se
 const std::vector<std::string_view>& mechanism_names() {
   static const std::vector<std::string_view> kNames = [] {
     std::vector<std::string_view> names;
-    for (const Switch& s : switches()) names.push_back(s.name);
+    for (const Switch& s : switches())
+      names.push_back(s.name);
     return names;
   }();
   return kNames;
@@ -105,7 +119,8 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 
 std::string mechanism_value(const Mechanisms& m, std::string_view name) {
   const Switch* s = find_switch(name);
-  if (s == nullptr) return {};
+  if (s == nullptr)
+    return {};
   return std::string(s->values[static_cast<size_t>(s->get(m))]);
 }
 
@@ -114,14 +129,15 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
 }
 
 const std::vector<std::string_view>& profile_names() {
-  static const std::vector<std::string_view> kNames = {"reference", "kubernetes",
-                                                       "kubernetes-1.32", "sync"};
+  static const std::vector<std::string_view> kNames = {"reference", "kubernetes", "kubernetes-1.32",
+                                                       "sync"};
   return kNames;
 }
 
 std::optional<Mechanisms> profile(std::string_view name) {
   Mechanisms m;  // reference: every mechanism at its safe value
-  if (name == "reference") return m;
+  if (name == "reference")
+    return m;
   // kube-scheduler today (SchedulerAsyncPreemption, beta and on by default since 1.33):
   // only the preemptor is gated, nothing activates it when its job succeeds (#141694),
   // lower-priority nominees lose their claim only when the executor's patches are observed,
@@ -133,11 +149,13 @@ std::optional<Mechanisms> profile(std::string_view name) {
   m.wake_on_release = false;
   m.clear_lower = Timing::kAsync;
   m.stale_nominations_ignored = false;
-  if (name == "kubernetes") return m;
+  if (name == "kubernetes")
+    return m;
   // The first asynchronous version (#128170) opened the gate before the last victim's
   // delete call, which let the preemptor delete it again (#134249).
   m.gate = Gate::kReleaseBeforeLast;
-  if (name == "kubernetes-1.32") return m;
+  if (name == "kubernetes-1.32")
+    return m;
   if (name == "sync") {
     Mechanisms s;
     s.deletion = Timing::kSync;
@@ -149,8 +167,10 @@ std::optional<Mechanisms> profile(std::string_view name) {
 std::string describe(const Mechanisms& m) {
   std::string out;
   for (const Switch& s : switches()) {
-    if (!mechanism_printed(m, s.name)) continue;
-    if (!out.empty()) out += ' ';
+    if (!mechanism_printed(m, s.name))
+      continue;
+    if (!out.empty())
+      out += ' ';
     out += fmt::format("{}={}", s.name, s.values[static_cast<size_t>(s.get(m))]);
   }
   return out;

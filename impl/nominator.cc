@@ -11,7 +11,8 @@ namespace preemptcheck {
 void World::set_nominated(PodId p, NodeId node, StepReport& report) {
   const NodeId old = nominated_[p];
   nominated_[p] = node;
-  if (old != kNoNode && old != node) wake_on_release(p, report);
+  if (old != kNoNode && old != node)
+    wake_on_release(p, report);
 }
 
 void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
@@ -22,7 +23,8 @@ void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory
       continue;
     }
     report.cleared |= pod_bit(q);
-    if (in_memory) set_nominated(q, kNoNode, report);
+    if (in_memory)
+      set_nominated(q, kNoNode, report);
     patch_nominated(q, kNoNode, report);
   }
 }

@@ -12,20 +12,24 @@ namespace preemptcheck {
 
 bool World::is_running_preemption(PodId p) const {
   const Mechanisms& m = mechanisms();
-  if (m.inflight == Inflight::kOff) return false;  // --inflight=off: nothing is gated
-  if (!has_pod(preempting_, p)) return false;
+  if (m.inflight == Inflight::kOff)
+    return false;  // --inflight=off: nothing is gated
+  if (!has_pod(preempting_, p))
+    return false;
   // gate=hold-until-done: the gate opens only when the job has ended. The last victim's
   // delete event then arrives while the preemptor is still gated and is used up: a lost
   // wake-up unless the job activates the preemptor when it finishes.
   // gate=release-before-last (#128170): the job left the set before the last delete, so
   // membership alone is the answer — and the preemptor may preempt the last victim again
   // while that delete is still in flight (#134249).
-  if (m.gate != Gate::kLastVictim) return true;
+  if (m.gate != Gate::kLastVictim)
+    return true;
   // gate=last-victim (#134730): the job stays in the set, but the gate opens as soon as the
   // informer shows the last victim terminating or gone; its delete event then always
   // arrives after the gate opened.
   PodId last = last_victim_[p];
-  if (last == kNoPod) return true;
+  if (last == kNoPod)
+    return true;
   const PodObj& v = lister_[last];
   return v.exists && !v.terminating;
 }
@@ -49,9 +53,11 @@ void World::add_to_queue(PodId p, StepReport& report) {
 
 void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& report) {
   // handleSchedulingFailure does not requeue a pod the informer no longer has ("Pod doesn't
-  // exist in informer cache"; pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610,
-  // line not counted). Only a split cycle can end for such a pod.
-  if (!lister_[p].exists) return;
+  // exist in informer cache";
+  // pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610, line not counted). Only
+  // a split cycle can end for such a pod.
+  if (!lister_[p].exists)
+    return;
   if (event_in_flight) {
     // cycle=split: AddUnschedulableIfNotPresent asks determineSchedulingHintForInFlightPod
     // (pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610
@@ -110,7 +116,8 @@ void World::move_lower_or_equal(PodId p, StepReport& report) {
   const Cluster& c = *cluster_;
   PodSet pods = 0;
   for (PodId q : pods_in(pool_)) {
-    if (c.priority(q) <= c.priority(p)) pods |= pod_bit(q);
+    if (c.priority(q) <= c.priority(p))
+      pods |= pod_bit(q);
   }
   move_unschedulable(pods, report);
   // The pre-check filters only the unschedulable pods; the event is recorded for an
@@ -126,18 +133,23 @@ void World::wake_on_release(PodId except, StepReport& report) {
   // only the pods of lower or equal priority (move_lower_or_equal); it has no move at all for
   // an in-memory drop whose API object never had the nomination, or for given-back victims.
   // Off with --wake-on-release=off.
-  if (!mechanisms().wake_on_release) return;
+  if (!mechanisms().wake_on_release)
+    return;
   PodSet pods = pool_;
-  if (except != kNoPod) pods &= ~pod_bit(except);
+  if (except != kNoPod)
+    pods &= ~pod_bit(except);
   move_unschedulable(pods, report);
-  if (in_flight_ != except) record_in_flight_event(true, report);
+  if (in_flight_ != except)
+    record_in_flight_event(true, report);
 }
 
 void World::activate(PodId p, StepReport& report) {
-  if (has_pod(pool_, p)) add_to_queue(p, report);
+  if (has_pod(pool_, p))
+    add_to_queue(p, report);
   // Activate of an in-flight pod registers EventForceActivate for it
   // (scheduling_queue.go@003b4460 L733-738), a wildcard event that requeues it.
-  if (p == in_flight_) record_in_flight_event(true, report);
+  if (p == in_flight_)
+    record_in_flight_event(true, report);
 }
 
 void World::flush(StepReport& report) {
@@ -148,7 +160,8 @@ void World::flush(StepReport& report) {
   // non-empty pool.
   const bool any = pool_ != 0;
   for (PodId p : pods_in(pool_)) {
-    if (is_running_preemption(p)) continue;
+    if (is_running_preemption(p))
+      continue;
     add_to_queue(p, report);
   }
   record_in_flight_event(any, report);
@@ -164,7 +177,8 @@ void World::move_on_node_add(NodeId n, StepReport& report) {
   // pod whose request fits the new node's allocatable.
   const Cluster& c = *cluster_;
   for (PodId p : pods_in(pool_ & ~gated_)) {
-    if (c.request(p).fits_in(c.capacity(n))) add_to_queue(p, report);
+    if (c.request(p).fits_in(c.capacity(n)))
+      add_to_queue(p, report);
   }
   // The same hint decides for an in-flight pod (L1251), which is not gated.
   record_in_flight_event(in_flight_ != kNoPod && c.request(in_flight_).fits_in(c.capacity(n)),
@@ -178,7 +192,8 @@ void World::record_in_flight_event(bool queue, StepReport& report) {
   // queueing hint (NodeResourcesFit) would requeue it — since that is all
   // determineSchedulingHintForInFlightPod asks of the list. Under cycle=atomic nothing is ever
   // in flight here.
-  if (in_flight_ == kNoPod || !queue) return;
+  if (in_flight_ == kNoPod || !queue)
+    return;
   in_flight_event_ = true;
   report.recorded_for = in_flight_;
 }

@@ -25,11 +25,11 @@ using namespace test;  // NOLINT: the builders read as a small language in these
 // claims the whole node by preempting `victim`; p-small (50) is rejected only because of that
 // claim; p-urgent (100) takes a cpu, p-big finds no room and its nomination is cleared.
 World released() {
-  return world_of(scenario({node("node-a", 3)},
-                           {pod("victim", 0, 1, "node-a"), pod("p-huge", 60, 4),
-                            pod("p-big", 50, 3), pod("p-small", 50, 1),
-                            later(pod("p-urgent", 100, 1))},
-                           "kubernetes"));
+  return world_of(
+      scenario({node("node-a", 3)},
+               {pod("victim", 0, 1, "node-a"), pod("p-huge", 60, 4), pod("p-big", 50, 3),
+                pod("p-small", 50, 1), later(pod("p-urgent", 100, 1))},
+               "kubernetes"));
 }
 
 // Runs the schedule up to the informer's delivery of p-big's cleared nomination, and
@@ -38,8 +38,8 @@ StepReport deliver_the_clear(World& w) {
   for (std::string_view line :
        {"schedule p-huge", "schedule p-big", "clear-nominations p-big", "evict p-big victim",
         "finish p-big", "observe", "observe", "terminate victim", "observe", "schedule p-huge",
-        "schedule p-small", "create p-urgent", "observe", "schedule p-urgent",
-        "schedule p-big", "bind p-urgent"}) {
+        "schedule p-small", "create p-urgent", "observe", "schedule p-urgent", "schedule p-big",
+        "bind p-urgent"}) {
     run(w, line);
   }
   EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-small")));

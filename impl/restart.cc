@@ -36,7 +36,8 @@ void World::restart(StepReport& report) {
   // The lost jobs' victims whose deletion had not started are given up.
   for (const Job& job : jobs_) {
     for (PodId v : pods_in(job.pending | (job.last == kNoPod ? 0 : pod_bit(job.last)))) {
-      if (api_[v].exists && !api_[v].terminating) report.abandoned |= pod_bit(v);
+      if (api_[v].exists && !api_[v].terminating)
+        report.abandoned |= pod_bit(v);
     }
   }
   jobs_.clear();
@@ -48,7 +49,8 @@ void World::restart(StepReport& report) {
   // (scheduling_queue.go L674–675; nominator.go L81–82).
   lister_ = api_;
   for (PodId p = 0; p < n; ++p) {
-    if (!api_[p].exists || api_[p].node != kNoNode) continue;
+    if (!api_[p].exists || api_[p].node != kNoNode)
+      continue;
     add_to_queue(p, report);
     nominated_[p] = api_[p].nominated;
   }

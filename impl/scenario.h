@@ -40,8 +40,8 @@ struct NodeSpec {
 struct PodSpec {
   std::string name;
   int priority = 0;
-  std::int64_t cpu = 0;     ///< millicores
-  std::int64_t memory = 0;  ///< bytes
+  std::int64_t cpu = 0;        ///< millicores
+  std::int64_t memory = 0;     ///< bytes
   std::string node;            ///< the node it runs on; empty for a pending pod
   bool arrives_later = false;  ///< created by a `create` action instead of at the start
   bool preempt_never = false;  ///< PreemptionPolicy=Never

@@ -11,11 +11,15 @@ std::string node_name(const Cluster& c, NodeId n) {
 }
 
 std::string object_text(const Cluster& c, const PodObj& o) {
-  if (!o.exists) return "absent";
+  if (!o.exists)
+    return "absent";
   std::string s = o.node != kNoNode ? fmt::format("on {}", c.node_name(o.node)) : "pending";
-  if (o.nominated != kNoNode) s += fmt::format(", nominated to {}", c.node_name(o.nominated));
-  if (o.terminating) s += ", terminating";
-  if (o.disruption_target) s += ", DisruptionTarget";
+  if (o.nominated != kNoNode)
+    s += fmt::format(", nominated to {}", c.node_name(o.nominated));
+  if (o.terminating)
+    s += ", terminating";
+  if (o.disruption_target)
+    s += ", DisruptionTarget";
   return s;
 }
 
@@ -33,7 +37,8 @@ std::string event_text(const Cluster& c, const WatchEvent& e) {
 
 std::string moves(const Cluster& c, const StepReport& step) {
   std::string out;
-  if (step.moved != 0) out += fmt::format("; moves {} to activeQ", pod_names(c, step.moved));
+  if (step.moved != 0)
+    out += fmt::format("; moves {} to activeQ", pod_names(c, step.moved));
   if (step.consumed != 0) {
     out += fmt::format("; {} stays gated and the event is used up", pod_names(c, step.consumed));
   }
@@ -59,14 +64,15 @@ std::string describe_cycle_start(const Cluster& c, const StepReport& step) {
       decided = "does not fit and no preemption makes room";
       break;
     case CycleDecision::Kind::kPreempt:
-      decided = d.to_evict != 0 ? fmt::format("would preempt {} on {}", pod_names(c, d.to_evict),
-                                              c.node_name(d.node))
-                                : fmt::format("would preempt on {}, its victims already terminating",
-                                              c.node_name(d.node));
+      decided =
+          d.to_evict != 0
+              ? fmt::format("would preempt {} on {}", pod_names(c, d.to_evict), c.node_name(d.node))
+              : fmt::format("would preempt on {}, its victims already terminating",
+                            c.node_name(d.node));
       break;
   }
-  return fmt::format("{}'s cycle starts ({} is in flight); on the view it starts with, {} {}", p,
-                     p, p, decided);
+  return fmt::format("{}'s cycle starts ({} is in flight); on the view it starts with, {} {}", p, p,
+                     p, decided);
 }
 
 std::string describe_cycle(const World& before, const StepReport& step, const World& after) {
@@ -110,9 +116,11 @@ std::string describe_cycle(const World& before, const StepReport& step, const Wo
   if ((d.victims & ~d.to_evict) != 0) {
     out += fmt::format(" (skips {}, already terminating)", pod_names(c, d.victims & ~d.to_evict));
   }
-  if (step.cleared != 0) out += fmt::format("; clears the nomination of {}", pod_names(c, step.cleared));
+  if (step.cleared != 0)
+    out += fmt::format("; clears the nomination of {}", pod_names(c, step.cleared));
   out += fmt::format("; nominated to {}", c.node_name(d.node));
-  if (step.gated) out += "; gated";
+  if (step.gated)
+    out += "; gated";
   return out;
 }
 
@@ -150,7 +158,8 @@ std::string describe_event(const Cluster& c, const StepReport& step) {
 std::string pod_names(const Cluster& cluster, PodSet pods, std::string_view separator) {
   std::string out;
   for (PodId p : pods_in(pods)) {
-    if (!out.empty()) out += separator;
+    if (!out.empty())
+      out += separator;
     out += cluster.pod_name(p);
   }
   return out;
@@ -164,7 +173,8 @@ std::string per_pod(const Cluster& c, const std::function<std::string(PodId)>& o
   std::string out;
   for (PodId p = 0; p < c.pod_count(); ++p) {
     const std::string value = of(p);
-    if (value.empty()) continue;
+    if (value.empty())
+      continue;
     out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", c.pod_name(p), value);
   }
   return or_none(out);
@@ -189,10 +199,14 @@ std::string job_text(const World& w, std::size_t i) {
   const Job& j = w.jobs()[i];
   std::string s = fmt::format("{} on {}: {}", c.pod_name(j.preemptor), node_name(c, j.node),
                               phase_words(j.phase).text);
-  if (j.pending != 0) s += fmt::format(", to evict {}", pod_names(c, j.pending));
-  if (j.last != kNoPod) s += fmt::format(", last {}", c.pod_name(j.last));
-  if (j.failed) s += ", failed";
-  if (!w.is_running(i)) s += " (waiting for a worker)";
+  if (j.pending != 0)
+    s += fmt::format(", to evict {}", pod_names(c, j.pending));
+  if (j.last != kNoPod)
+    s += fmt::format(", last {}", c.pod_name(j.last));
+  if (j.failed)
+    s += ", failed";
+  if (!w.is_running(i))
+    s += " (waiting for a worker)";
   return s;
 }
 
@@ -201,7 +215,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
   const Action& a = step.action;
   switch (a.kind) {
     case ActionKind::kSchedule:
-      if (!step.cycle) return describe_cycle_start(c, step);
+      if (!step.cycle)
+        return describe_cycle_start(c, step);
       return describe_cycle(before, step, after);
     case ActionKind::kCycleEnd: {
       std::string out = fmt::format("{}'s cycle ends: {}", c.pod_name(a.pod),
@@ -216,9 +231,10 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
     }
     case ActionKind::kBind:
       if (step.binding_lost) {
-        return fmt::format("{} was deleted meanwhile; the binding fails and the cache forgets "
-                           "it{}",
-                           c.pod_name(a.pod), moves(c, step));
+        return fmt::format(
+            "{} was deleted meanwhile; the binding fails and the cache forgets "
+            "it{}",
+            c.pod_name(a.pod), moves(c, step));
       }
       return fmt::format("{} is bound to {}", c.pod_name(a.pod),
                          c.node_name(before.binding(a.pod)));
@@ -235,9 +251,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
     case ActionKind::kEvict: {
       const std::string& v = c.pod_name(a.victim);
       if (step.no_op) {
-        return fmt::format("{}'s job evicts {}: already {}, counted as success",
-                           c.pod_name(a.pod), v,
-                           before.api(a.victim).exists ? "terminating" : "gone (NotFound)");
+        return fmt::format("{}'s job evicts {}: already {}, counted as success", c.pod_name(a.pod),
+                           v, before.api(a.victim).exists ? "terminating" : "gone (NotFound)");
       }
       if (!after.api(a.victim).exists) {
         return fmt::format("{}'s job deletes {}, not yet bound, so it is gone at once",
@@ -272,19 +287,21 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       return fmt::format("a user deletes {} (deletion started, no DisruptionTarget)",
                          c.pod_name(a.pod));
     case ActionKind::kRestart:
-      return fmt::format("the scheduler restarts: queue, cache, nominator, in-flight set, jobs, "
-                         "bindings and pending events are lost; it relists{}",
-                         step.moved != 0 ? fmt::format(" and queues {}", pod_names(c, step.moved))
-                                         : std::string());
+      return fmt::format(
+          "the scheduler restarts: queue, cache, nominator, in-flight set, jobs, "
+          "bindings and pending events are lost; it relists{}",
+          step.moved != 0 ? fmt::format(" and queues {}", pod_names(c, step.moved))
+                          : std::string());
     case ActionKind::kCreateNode: {
       PodSet with = 0;
       for (PodId p = 0; p < c.pod_count(); ++p) {
-        if (!before.api(p).exists && after.api(p).exists) with |= pod_bit(p);
+        if (!before.api(p).exists && after.api(p).exists)
+          with |= pod_bit(p);
       }
-      return fmt::format("{} is created{}{}", c.node_name(a.node),
-                         with != 0 ? fmt::format(" with {} running", pod_names(c, with))
-                                   : std::string(),
-                         moves(c, step));
+      return fmt::format(
+          "{} is created{}{}", c.node_name(a.node),
+          with != 0 ? fmt::format(" with {} running", pod_names(c, with)) : std::string(),
+          moves(c, step));
     }
   }
   return {};
@@ -299,14 +316,17 @@ StateLines state_lines(const World& w, const StateLines& memory) {
     lines.emplace_back(name + " informer", object_text(c, w.lister(p)));
     lines.emplace_back(name + " nominator", node_name(c, w.nominated(p)));
     std::string binding;
-    if (w.binding(p) != kNoNode) binding = fmt::format("bind call in flight to {}", c.node_name(w.binding(p)));
+    if (w.binding(p) != kNoNode)
+      binding = fmt::format("bind call in flight to {}", c.node_name(w.binding(p)));
     if (w.assumed(p) != kNoNode) {
-      binding += fmt::format("{}assumed on {}", binding.empty() ? "" : ", ", c.node_name(w.assumed(p)));
+      binding +=
+          fmt::format("{}assumed on {}", binding.empty() ? "" : ", ", c.node_name(w.assumed(p)));
     }
     lines.emplace_back(name + " binding", or_none(binding));
   }
   std::string queue;
-  for (PodId p : w.active_queue()) queue += fmt::format("{}{}", queue.empty() ? "" : ", ", c.pod_name(p));
+  for (PodId p : w.active_queue())
+    queue += fmt::format("{}{}", queue.empty() ? "" : ", ", c.pod_name(p));
   lines.emplace_back("activeQ", or_none(queue, "empty"));
   lines.emplace_back("unschedulable pool", or_none(pod_names(c, w.unschedulable_pool()), "empty"));
   lines.emplace_back("gated (PreEnqueue)", or_none(pod_names(c, w.gated())));
@@ -330,9 +350,9 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   lines.insert(lines.end(), memory.begin(), memory.end());
   const Faults& f = c.scenario().faults;
   if (f.eviction_failures > 0 || f.binding_failures > 0) {
-    lines.emplace_back("failures left", fmt::format("eviction {}, binding {}",
-                                                    w.eviction_failures_left(),
-                                                    w.binding_failures_left()));
+    lines.emplace_back("failures left",
+                       fmt::format("eviction {}, binding {}", w.eviction_failures_left(),
+                                   w.binding_failures_left()));
   }
   if (f.deletions > 0 || f.restarts > 0) {
     lines.emplace_back("faults left", fmt::format("deletions {}, restarts {}", w.deletions_left(),
@@ -340,16 +360,19 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   }
   std::string later_nodes;
   for (NodeId n = 0; n < c.node_count(); ++n) {
-    if (!w.node_exists(n)) later_nodes += fmt::format("{}{}", later_nodes.empty() ? "" : ", ", c.node_name(n));
+    if (!w.node_exists(n))
+      later_nodes += fmt::format("{}{}", later_nodes.empty() ? "" : ", ", c.node_name(n));
   }
-  if (!later_nodes.empty()) lines.emplace_back("nodes not yet created", later_nodes);
+  if (!later_nodes.empty())
+    lines.emplace_back("nodes not yet created", later_nodes);
   return lines;
 }
 
 std::string state_label(const World& w) {
   const Cluster& c = w.cluster();
   std::string queue;
-  for (PodId p : w.active_queue()) queue += fmt::format("{}{}", queue.empty() ? "" : " ", c.pod_name(p));
+  for (PodId p : w.active_queue())
+    queue += fmt::format("{}{}", queue.empty() ? "" : " ", c.pod_name(p));
   std::string out = fmt::format("Q[{}] U[{}] G[{}]", queue.empty() ? "-" : queue,
                                 or_none(pod_names(c, w.unschedulable_pool(), " "), "-"),
                                 or_none(pod_names(c, w.gated(), " "), "-"));
@@ -363,7 +386,8 @@ std::string state_label(const World& w) {
       } else if (w.binding(p) == n) {
         word = "+" + c.pod_name(p);
       }
-      if (!word.empty()) pods += fmt::format("{}{}", pods.empty() ? "" : " ", word);
+      if (!word.empty())
+        pods += fmt::format("{}{}", pods.empty() ? "" : " ", word);
     }
     out += fmt::format("\n{}: {}", c.node_name(n), pods.empty() ? "-" : pods);
   }

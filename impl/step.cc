@@ -2,8 +2,8 @@
 // is not enabled, and apply — one short arm per action, each calling the component that
 // takes the step: the scheduling cycle (cycle.cc), the API server and the kubelet
 // (api_server.cc), the informer (informer.cc), the scheduling queue (queue.cc), the
-// nominator (nominator.cc), the executor (executor.cc) and a scheduler restart (restart.cc). The enabling rules and their
-// explanation sit side by side here, so they cannot drift apart.
+// nominator (nominator.cc), the executor (executor.cc) and a scheduler restart (restart.cc). The
+// enabling rules and their explanation sit side by side here, so they cannot drift apart.
 #include "impl/world.h"
 
 #include <fmt/format.h>
@@ -30,7 +30,8 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   deletions_left_ = static_cast<std::uint8_t>(c.scenario().faults.deletions);
   restarts_left_ = static_cast<std::uint8_t>(c.scenario().faults.restarts);
   for (NodeId m = 0; m < c.node_count(); ++m) {
-    if (c.scenario().nodes[m].arrives_later) uncreated_nodes_ |= static_cast<std::uint8_t>(1u << m);
+    if (c.scenario().nodes[m].arrives_later)
+      uncreated_nodes_ |= static_cast<std::uint8_t>(1u << m);
   }
   for (PodId p = 0; p < n; ++p) {
     const PodSpec& spec = c.scenario().pods[p];
@@ -39,7 +40,8 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
       continue;
     }
     // A running pod on a node that arrives later appears with its node (create_node).
-    if (!spec.node.empty() && !node_exists(*c.find_node(spec.node))) continue;
+    if (!spec.node.empty() && !node_exists(*c.find_node(spec.node)))
+      continue;
     api_[p].exists = true;
     if (!spec.node.empty()) {
       api_[p].node = *c.find_node(spec.node);
@@ -49,7 +51,8 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   lister_ = api_;  // the informer has synced before the first cycle
   StepReport ignored;
   for (PodId p = 0; p < n; ++p) {
-    if (api_[p].exists && api_[p].node == kNoNode) add_to_queue(p, ignored);
+    if (api_[p].exists && api_[p].node == kNoNode)
+      add_to_queue(p, ignored);
   }
 }
 
@@ -61,7 +64,8 @@ void World::enabled_actions(std::vector<Action>& out) const {
     out.push_back({ActionKind::kSchedule, active_.front(), kNoPod});
   }
   for (PodId p = 0; p < n; ++p) {
-    if (binding_[p] == kNoNode) continue;
+    if (binding_[p] == kNoNode)
+      continue;
     out.push_back({ActionKind::kBind, p, kNoPod});
     if (binding_failures_left_ > 0 && api_[p].exists) {
       out.push_back({ActionKind::kBindFails, p, kNoPod});
@@ -73,9 +77,11 @@ void World::enabled_actions(std::vector<Action>& out) const {
     // when both could take the same step; skip the duplicate.
     bool shadowed = false;
     for (size_t j = 0; j < i; ++j) {
-      if (jobs_[j].preemptor == job.preemptor && jobs_[j].phase == job.phase) shadowed = true;
+      if (jobs_[j].preemptor == job.preemptor && jobs_[j].phase == job.phase)
+        shadowed = true;
     }
-    if (shadowed) continue;
+    if (shadowed)
+      continue;
     switch (job.phase) {
       case JobPhase::kClear:
         out.push_back({ActionKind::kClearNominations, job.preemptor, kNoPod});
@@ -99,29 +105,37 @@ void World::enabled_actions(std::vector<Action>& out) const {
         break;
     }
   }
-  if (!events_.empty()) out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
+  if (!events_.empty())
+    out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
   for (PodId p = 0; p < n; ++p) {
-    if (api_[p].exists && api_[p].terminating) out.push_back({ActionKind::kTerminate, p, kNoPod});
+    if (api_[p].exists && api_[p].terminating)
+      out.push_back({ActionKind::kTerminate, p, kNoPod});
   }
-  for (PodId p : pods_in(uncreated_)) out.push_back({ActionKind::kCreate, p, kNoPod});
+  for (PodId p : pods_in(uncreated_))
+    out.push_back({ActionKind::kCreate, p, kNoPod});
   for (NodeId m = 0; m < cluster_->node_count(); ++m) {
-    if (!node_exists(m)) out.push_back({ActionKind::kCreateNode, kNoPod, kNoPod, m});
+    if (!node_exists(m))
+      out.push_back({ActionKind::kCreateNode, kNoPod, kNoPod, m});
   }
   if (deletions_left_ > 0) {
     for (PodId p = 0; p < n; ++p) {
-      if (api_[p].exists && !api_[p].terminating) out.push_back({ActionKind::kDelete, p, kNoPod});
+      if (api_[p].exists && !api_[p].terminating)
+        out.push_back({ActionKind::kDelete, p, kNoPod});
     }
   }
-  if (restarts_left_ > 0) out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
+  if (restarts_left_ > 0)
+    out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
   // cycle=split: the end of the cycle in flight comes after every step that could happen
   // while it runs, so that among schedules of equal length the breadth-first search reports
   // first the one in which the other components act while a pod is in flight.
-  if (in_flight_ != kNoPod) out.push_back({ActionKind::kCycleEnd, in_flight_, kNoPod});
+  if (in_flight_ != kNoPod)
+    out.push_back({ActionKind::kCycleEnd, in_flight_, kNoPod});
   // The flush moves pods that waited five minutes. The model has no clock; it assumes only
   // that the informer delivers faster than that, so the flush waits for an empty event
   // queue. Executor jobs and bindings may still be in flight (API calls can be throttled
   // for minutes, #134249).
-  if (pool_ != 0 && events_.empty()) out.push_back({ActionKind::kFlush, kNoPod, kNoPod});
+  if (pool_ != 0 && events_.empty())
+    out.push_back({ActionKind::kFlush, kNoPod, kNoPod});
 }
 
 bool World::is_enabled(const Action& a) const {
@@ -162,10 +176,12 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kBind:
       return fmt::format("no binding of {} is in flight", p);
     case ActionKind::kBindFails:
-      if (binding_[a.pod] == kNoNode) return fmt::format("no binding of {} is in flight", p);
+      if (binding_[a.pod] == kNoNode)
+        return fmt::format("no binding of {} is in flight", p);
       return "no binding failure is left in the fault budget";
     case ActionKind::kEvictFails:
-      if (eviction_failures_left_ == 0) return "no eviction failure is left in the fault budget";
+      if (eviction_failures_left_ == 0)
+        return "no eviction failure is left in the fault budget";
       return job_state();
     case ActionKind::kClearNominations:
     case ActionKind::kEvict:
@@ -176,12 +192,14 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kTerminate:
       return fmt::format("{} is not terminating", p);
     case ActionKind::kFlush:
-      if (pool_ == 0) return "the unschedulable pool is empty";
+      if (pool_ == 0)
+        return "the unschedulable pool is empty";
       return "watch events are still pending (the flush waits for the informer)";
     case ActionKind::kCreate:
       return fmt::format("{} was created already, or does not arrive later", p);
     case ActionKind::kDelete:
-      if (deletions_left_ == 0) return "no deletion is left in the fault budget";
+      if (deletions_left_ == 0)
+        return "no deletion is left in the fault budget";
       return fmt::format("{} does not exist or is already terminating", p);
     case ActionKind::kRestart:
       return "no restart is left in the fault budget";
@@ -213,10 +231,10 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kCycleEnd:
       assert(in_flight_ == a.pod && "cycle-end ends the cycle in flight");
-    {
-      const CycleDecision d = in_flight_decision_;  // end_cycle resets the in-flight state
-      end_cycle(a.pod, d, report);                  // cycle.cc
-    }
+      {
+        const CycleDecision d = in_flight_decision_;  // end_cycle resets the in-flight state
+        end_cycle(a.pod, d, report);                  // cycle.cc
+      }
       break;
     case ActionKind::kBind:
       land_binding(a.pod, report);  // api_server.cc

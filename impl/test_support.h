@@ -51,7 +51,7 @@ inline PodSpec later(PodSpec p) {
 }
 
 inline Scenario scenario(std::vector<NodeSpec> nodes, std::vector<PodSpec> pods,
-                  std::string_view profile_name = "reference") {
+                         std::string_view profile_name = "reference") {
   Scenario s;
   s.name = "test";
   s.nodes = std::move(nodes);
@@ -69,7 +69,9 @@ inline World world_of(Scenario s) {
   return World(*clusters.back());
 }
 
-inline PodId id(const World& w, std::string_view name) { return w.cluster().find_pod(name).value(); }
+inline PodId id(const World& w, std::string_view name) {
+  return w.cluster().find_pod(name).value();
+}
 inline PodSet bit_of(const World& w, std::string_view name) { return pod_bit(id(w, name)); }
 inline NodeId node_id(const World& w, std::string_view name) {
   return w.cluster().find_node(name).value();
@@ -80,8 +82,10 @@ inline NodeId node_id(const World& w, std::string_view name) {
 inline StepReport run(World& w, std::string_view line) {
   std::string error;
   std::optional<Action> a = parse_action(line, w.cluster(), &error);
-  if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-  if (!w.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
+  if (!a)
+    throw std::invalid_argument(std::string(line) + ": " + error);
+  if (!w.is_enabled(*a))
+    throw std::logic_error(std::string(line) + " is not enabled");
   return w.apply(*a);
 }
 

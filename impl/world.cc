@@ -8,7 +8,8 @@ namespace preemptcheck {
 PodSet World::cache_pods(NodeId n) const {
   PodSet out = 0;
   for (PodId p = 0; p < lister_.size(); ++p) {
-    if ((lister_[p].exists && lister_[p].node == n) || assumed_[p] == n) out |= pod_bit(p);
+    if ((lister_[p].exists && lister_[p].node == n) || assumed_[p] == n)
+      out |= pod_bit(p);
   }
   return out;
 }
@@ -16,14 +17,16 @@ PodSet World::cache_pods(NodeId n) const {
 PodSet World::ground_pods(NodeId n) const {
   PodSet out = 0;
   for (PodId p = 0; p < api_.size(); ++p) {
-    if (api_[p].exists && (api_[p].node == n || binding_[p] == n)) out |= pod_bit(p);
+    if (api_[p].exists && (api_[p].node == n || binding_[p] == n))
+      out |= pod_bit(p);
   }
   return out;
 }
 
 Resources World::sum_requests(PodSet pods) const {
   Resources r;
-  for (PodId p : pods_in(pods)) r += cluster_->request(p);
+  for (PodId p : pods_in(pods))
+    r += cluster_->request(p);
   return r;
 }
 
@@ -38,20 +41,23 @@ bool World::is_quiescent() const {
     return false;
   }
   for (PodId p = 0; p < api_.size(); ++p) {
-    if (binding_[p] != kNoNode || (api_[p].exists && api_[p].terminating)) return false;
+    if (binding_[p] != kNoNode || (api_[p].exists && api_[p].terminating))
+      return false;
   }
   return true;
 }
 
 bool World::fits(PodId p, NodeId n, PodSet removed) const {
   const Cluster& c = *cluster_;
-  if (!node_exists(n)) return false;
+  if (!node_exists(n))
+    return false;
   Resources used = sum_requests(cache_pods(n) & ~removed);
   // RunFilterPluginsWithNominatedPods: pods nominated to n with priority ≥ p's count as if
   // already there. Filters must pass with and without them; for resources, with them is the
   // stricter of the two passes.
   for (PodId q = 0; q < nominated_.size(); ++q) {
-    if (q != p && nominated_[q] == n && c.priority(q) >= c.priority(p)) used += c.request(q);
+    if (q != p && nominated_[q] == n && c.priority(q) >= c.priority(p))
+      used += c.request(q);
   }
   used += c.request(p);
   return used.fits_in(c.capacity(n));

@@ -57,8 +57,8 @@ struct Job {
   NodeId node = kNoNode;
   JobPhase phase = JobPhase::kClear;
   bool failed = false;
-  PodSet pending = 0;     ///< victims but the last still to evict
-  PodId last = kNoPod;    ///< the last victim, evicted alone
+  PodSet pending = 0;                    ///< victims but the last still to evict
+  PodId last = kNoPod;                   ///< the last victim, evicted alone
   std::array<std::uint8_t, 3> unused{};  ///< always zero: a Job has no padding (see World)
 
   friend bool operator==(const Job&, const Job&) = default;
@@ -67,16 +67,16 @@ struct Job {
 /// What one scheduling cycle decides for a pod.
 struct CycleDecision {
   enum class Kind : std::uint8_t {
-    kBind,          ///< fits: assume on `node` and start binding
-    kPreempt,       ///< preempt `victims` on `node` and nominate the pod there
-    kNoCandidate,   ///< nothing fits and no node can be freed: the nomination is cleared
-    kIneligible,    ///< PodEligibleToPreemptOthers said no: nothing changes
+    kBind,         ///< fits: assume on `node` and start binding
+    kPreempt,      ///< preempt `victims` on `node` and nominate the pod there
+    kNoCandidate,  ///< nothing fits and no node can be freed: the nomination is cleared
+    kIneligible,   ///< PodEligibleToPreemptOthers said no: nothing changes
   };
   Kind kind = Kind::kNoCandidate;
   NodeId node = kNoNode;
   std::array<std::uint8_t, 2> unused{};  ///< always zero: no padding (see World)
-  PodSet victims = 0;     ///< every victim of the chosen candidate
-  PodSet to_evict = 0;    ///< victims without a deletionTimestamp in the informer
+  PodSet victims = 0;                    ///< every victim of the chosen candidate
+  PodSet to_evict = 0;                   ///< victims without a deletionTimestamp in the informer
 
   friend bool operator==(const CycleDecision&, const CycleDecision&) = default;
 };
@@ -89,15 +89,15 @@ struct StepReport {
   bool cycle = false;
   PodId pod = kNoPod;
   CycleDecision decision;
-  bool gated = false;          ///< the preemptor went back to the queue gated
-  PodSet cleared = 0;          ///< lower-priority nominations cleared by this step
-  PodSet moved = 0;            ///< pods moved to activeQ by this step
-  PodSet consumed = 0;         ///< gated pods that saw this step's event and stayed gated
-  bool no_op = false;          ///< an API call that changed nothing (NotFound, already set)
-  bool binding_lost = false;   ///< a bind whose pod had been deleted meanwhile
-  PodSet deleted = 0;          ///< pods this step deleted from the API server
-  PodSet abandoned = 0;        ///< victims a failed eviction or a restart gave up (not evicted)
-  WatchEvent event;            ///< the event an `observe` delivered
+  bool gated = false;         ///< the preemptor went back to the queue gated
+  PodSet cleared = 0;         ///< lower-priority nominations cleared by this step
+  PodSet moved = 0;           ///< pods moved to activeQ by this step
+  PodSet consumed = 0;        ///< gated pods that saw this step's event and stayed gated
+  bool no_op = false;         ///< an API call that changed nothing (NotFound, already set)
+  bool binding_lost = false;  ///< a bind whose pod had been deleted meanwhile
+  PodSet deleted = 0;         ///< pods this step deleted from the API server
+  PodSet abandoned = 0;       ///< victims a failed eviction or a restart gave up (not evicted)
+  WatchEvent event;           ///< the event an `observe` delivered
   /// cycle=split: the in-flight pod for which this step recorded an event that may make it
   /// schedulable (kNoPod when none was recorded).
   PodId recorded_for = kNoPod;
@@ -252,8 +252,7 @@ class World {
   /// The nominator's in-memory entry for p; dropping or moving a nomination releases its
   /// space.
   void set_nominated(PodId p, NodeId node, StepReport& report);
-  void clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory,
-                               StepReport& report);
+  void clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory, StepReport& report);
   // executor.cc
   bool is_job_step_enabled(const Job& job, const Action& a) const;
   size_t find_job(const Action& a) const;

@@ -36,25 +36,29 @@ PodSet bit(const World& w, std::string_view name) { return pod_bit(id(w, name));
 // when the line does not parse or the action is not enabled.
 bool enabled(const World& w, std::string_view line) {
   std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a) throw std::invalid_argument(std::string(line));
+  if (!a)
+    throw std::invalid_argument(std::string(line));
   return w.is_enabled(*a);
 }
 
 void observe_all(World& w) {
-  while (!w.events().empty()) run(w, "observe");
+  while (!w.events().empty())
+    run(w, "observe");
 }
 
 std::vector<std::string> enabled_lines(const World& w) {
   std::vector<Action> actions;
   w.enabled_actions(actions);
   std::vector<std::string> out;
-  for (const Action& a : actions) out.push_back(format_action(a, w.cluster()));
+  for (const Action& a : actions)
+    out.push_back(format_action(a, w.cluster()));
   return out;
 }
 
 const Job* job_of(const World& w, std::string_view preemptor) {
   for (const Job& j : w.jobs()) {
-    if (j.preemptor == id(w, preemptor)) return &j;
+    if (j.preemptor == id(w, preemptor))
+      return &j;
   }
   return nullptr;
 }
@@ -81,9 +85,9 @@ Scenario two_victims(std::string_view profile_name) {
 // priority, takes the node over. The decision names v, but no job starts and q never enters
 // the in-flight set.
 TEST(implExecutor, F1NothingLeftToEvictStartsNoJob) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("v", kLow, kLarge, "node1"), pod("p", kMid, kLarge),
-                               later(pod("q", kHigh, kLarge))}));
+  World w =
+      world_of(scenario({node("node1")}, {pod("v", kLow, kLarge, "node1"), pod("p", kMid, kLarge),
+                                          later(pod("q", kHigh, kLarge))}));
   run(w, "schedule p");
   run(w, "evict p v");
   run(w, "create q");
@@ -246,7 +250,7 @@ TEST(implExecutor, F7FirstVictimFailsLastVictimIsSkipped) {
   ASSERT_EQ(w.jobs()[0].last, id(w, "v2"));
   const StepReport e = run(w, "evict-fails p v1");
   EXPECT_FALSE(enabled(w, "evict p v2"));
-  EXPECT_EQ(w.last_victim(id(w, "p")), kNoPod);  // the job never reached its last victim
+  EXPECT_EQ(w.last_victim(id(w, "p")), kNoPod);         // the job never reached its last victim
   EXPECT_EQ(e.abandoned, bit(w, "v1") | bit(w, "v2"));  // neither victim is still p's
   StepReport f = run(w, "finish p");
   EXPECT_FALSE(w.api(id(w, "v1")).terminating);
@@ -287,9 +291,9 @@ TEST(implExecutor, LastVictimOfTwoIsTheLessImportantRecordedWhenReached) {
 
 // Priority decides importance before start time: the earlier-started low pod is last.
 TEST(implExecutor, LastVictimIsTheLowerPriorityOneEvenIfStartedFirst) {
-  World w = world_of(scenario({node("node1")},
-                              {pod("low", kLow, kMedium, "node1"),
-                               pod("mid", kMid, kMedium, "node1"), pod("p", kHigh, kVeryLarge)}));
+  World w = world_of(
+      scenario({node("node1")}, {pod("low", kLow, kMedium, "node1"),
+                                 pod("mid", kMid, kMedium, "node1"), pod("p", kHigh, kVeryLarge)}));
   run(w, "schedule p");
   ASSERT_EQ(w.jobs().size(), 1u);
   EXPECT_EQ(w.jobs()[0].last, id(w, "low"));
@@ -561,8 +565,8 @@ TEST(implCache, WithoutAssumeTheNextCycleDoubleBooks) {
 // A victim whose binding is in flight has no node yet: its deletion is immediate (no
 // graceful termination), and its bind then fails and the cache forgets it.
 World binding_victim_world() {
-  World w = world_of(scenario({node("node1")},
-                              {pod("v", kLow, kLarge), later(pod("p", kHigh, kLarge))}));
+  World w =
+      world_of(scenario({node("node1")}, {pod("v", kLow, kLarge), later(pod("p", kHigh, kLarge))}));
   run(w, "schedule v");
   run(w, "create p");
   observe_all(w);
@@ -668,8 +672,8 @@ TEST(implNominator, SyncNominationIsCountedByTheNextCycle) {
     World w = world_of(std::move(s));
     run(w, "schedule p");
     EXPECT_EQ(w.nominated(id(w, "p")), t == Timing::kSync ? node_id(w, "node1") : kNoNode);
-    EXPECT_EQ(w.decide(id(w, "q")).kind, t == Timing::kSync ? CycleDecision::Kind::kNoCandidate
-                                                            : CycleDecision::Kind::kBind);
+    EXPECT_EQ(w.decide(id(w, "q")).kind,
+              t == Timing::kSync ? CycleDecision::Kind::kNoCandidate : CycleDecision::Kind::kBind);
   }
 }
 
@@ -723,8 +727,8 @@ TEST(implWorld, EnabledActionsComeInAFixedOrder) {
   EXPECT_EQ(enabled_lines(w), (std::vector<std::string>{"schedule p", "create r"}));
   run(w, "schedule p");
   run(w, "schedule q");
-  const std::vector<std::string> expected = {"bind q",      "bind-fails q", "evict p v",
-                                             "evict-fails p v", "observe", "create r"};
+  const std::vector<std::string> expected = {"bind q",          "bind-fails q", "evict p v",
+                                             "evict-fails p v", "observe",      "create r"};
   EXPECT_EQ(enabled_lines(w), expected);
   // The same state reached again lists the same actions in the same order.
   World again = world_of(two_nodes());
@@ -736,9 +740,9 @@ TEST(implWorld, EnabledActionsComeInAFixedOrder) {
 // evaluateNominatedNode: a pod is tried on its nominated node before the others. Once x's
 // failed binding frees node1, node1 and p's nominated node2 both fit p; p takes node2.
 TEST(implWorld, NominatedNodeIsTriedFirst) {
-  Scenario s = scenario({node("node1", kLarge), node("node2")},
-                        {pod("x", kVeryHigh, kLarge), pod("v", kLow, kLarge, "node2"),
-                         pod("p", kHigh, kLarge)});
+  Scenario s = scenario(
+      {node("node1", kLarge), node("node2")},
+      {pod("x", kVeryHigh, kLarge), pod("v", kLow, kLarge, "node2"), pod("p", kHigh, kLarge)});
   s.faults.binding_failures = 1;
   World w = world_of(std::move(s));
   const PodId p = id(w, "p");
@@ -801,8 +805,8 @@ TEST(implWakeOnRelease, DroppedNominationMovesThePodsItHeldBack) {
 TEST(implWakeOnRelease, FailedEvictionMovesThePodsItHeldBack) {
   for (const bool wake : {true, false}) {
     SCOPED_TRACE(wake ? "wake-on-release=on" : "wake-on-release=off");
-    Scenario s = scenario({node("n1", 300)}, {later(pod("p1", 1, 200)), pod("p2", 0, 100),
-                                              pod("p3", 1, 100)});
+    Scenario s = scenario({node("n1", 300)},
+                          {later(pod("p1", 1, 200)), pod("p2", 0, 100), pod("p3", 1, 100)});
     s.faults.eviction_failures = 1;
     s.faults.binding_failures = 1;
     s.mechanisms.wake_on_release = wake;
@@ -830,9 +834,9 @@ TEST(implWakeOnRelease, FailedEvictionMovesThePodsItHeldBack) {
 // status patch of the preemption it decides finds no pod (spec's ledger test shows that
 // it leaves no standing nomination either).
 TEST(implWorld, DeletedPodIsNotPatched) {
-  Scenario s = scenario({node("n1", 200), node("n2", 300)},
-                        {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200),
-                         later(pod("p3", 2, 300))});
+  Scenario s = scenario(
+      {node("n1", 200), node("n2", 300)},
+      {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200), later(pod("p3", 2, 300))});
   s.faults.binding_failures = 1;
   World w = world_of(std::move(s));
   const PodId p2 = id(w, "p2");

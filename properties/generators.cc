@@ -25,10 +25,10 @@ template <class T>
 rc::Gen<std::vector<T>> list(int lo, int hi, rc::Gen<T> element) {
   auto g = rc::gen::resize(hi, rc::gen::container<std::vector<T>>(
                                    rc::gen::resize(rc::kNominalSize, std::move(element))));
-  if (lo <= 0) return g;
-  return rc::gen::suchThat(std::move(g), [lo](const std::vector<T>& v) {
-    return static_cast<int>(v.size()) >= lo;
-  });
+  if (lo <= 0)
+    return g;
+  return rc::gen::suchThat(
+      std::move(g), [lo](const std::vector<T>& v) { return static_cast<int>(v.size()) >= lo; });
 }
 
 std::string plural(int n, std::string_view word) {
@@ -69,19 +69,18 @@ rc::Gen<ClusterGene> gen_cluster_gene(const ClusterBounds& b) {
   using rc::gen::set;
   const auto node = build<NodeGene>(set(&NodeGene::cpu, uniform(1, b.max_capacity)),
                                     set(&NodeGene::memory, uniform(1, b.max_capacity)));
-  const auto running = build<RunningGene>(
-      set(&RunningGene::node, uniform(0, std::max(0, b.max_nodes - 1))),
-      set(&RunningGene::priority, uniform(0, b.max_priority)),
-      set(&RunningGene::cpu, uniform(1, b.max_cpu)),
-      set(&RunningGene::memory, uniform(0, b.max_memory)),
-      set(&RunningGene::labelled, sometimes(2)));
-  const auto pending = build<PendingGene>(
-      set(&PendingGene::priority, uniform(0, b.max_priority)),
-      set(&PendingGene::cpu, uniform(1, b.max_cpu)),
-      set(&PendingGene::memory, uniform(0, b.max_memory)),
-      set(&PendingGene::arrives_later, sometimes(3)),
-      set(&PendingGene::preempt_never, sometimes(8)),
-      set(&PendingGene::labelled, sometimes(2)));
+  const auto running =
+      build<RunningGene>(set(&RunningGene::node, uniform(0, std::max(0, b.max_nodes - 1))),
+                         set(&RunningGene::priority, uniform(0, b.max_priority)),
+                         set(&RunningGene::cpu, uniform(1, b.max_cpu)),
+                         set(&RunningGene::memory, uniform(0, b.max_memory)),
+                         set(&RunningGene::labelled, sometimes(2)));
+  const auto pending = build<PendingGene>(set(&PendingGene::priority, uniform(0, b.max_priority)),
+                                          set(&PendingGene::cpu, uniform(1, b.max_cpu)),
+                                          set(&PendingGene::memory, uniform(0, b.max_memory)),
+                                          set(&PendingGene::arrives_later, sometimes(3)),
+                                          set(&PendingGene::preempt_never, sometimes(8)),
+                                          set(&PendingGene::labelled, sometimes(2)));
   // A PDB one time in three: pdb is 0 (none) twice as often as each min-available.
   const auto pdb = rc::gen::map(uniform(0, 3 * (b.max_min_available + 1) - 1),
                                 [](int x) { return x % 3 == 2 ? x / 3 + 1 : 0; });
@@ -115,13 +114,15 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
   const bool has_pdb = gene.pdb > 0;
   const std::map<std::string, std::string> label{{"app", "web"}};
   for (const RunningGene& g : gene.running) {
-    if (static_cast<int>(s.pods.size()) >= kMaxPods) break;
+    if (static_cast<int>(s.pods.size()) >= kMaxPods)
+      break;
     const int cpu = std::max(0, g.cpu);
     const int memory = std::max(0, g.memory);
     const int first = std::max(0, g.node) % node_count;
     for (int k = 0; k < node_count; ++k) {
       const int n = (first + k) % node_count;
-      if (cpu > free_cpu[n] || memory > free_memory[n]) continue;
+      if (cpu > free_cpu[n] || memory > free_memory[n])
+        continue;
       free_cpu[n] -= cpu;
       free_memory[n] -= memory;
       PodSpec p;
@@ -130,14 +131,16 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
       p.cpu = cores(cpu);
       p.memory = memory;
       p.node = s.nodes[n].name;
-      if (has_pdb && g.labelled) p.labels = label;
+      if (has_pdb && g.labelled)
+        p.labels = label;
       s.pods.push_back(std::move(p));
       break;
     }
   }
   int pending = 0;
   for (const PendingGene& g : gene.pending) {
-    if (static_cast<int>(s.pods.size()) >= kMaxPods) break;
+    if (static_cast<int>(s.pods.size()) >= kMaxPods)
+      break;
     PodSpec p;
     p.name = fmt::format("p{}", ++pending);
     p.priority = g.priority;
@@ -145,14 +148,16 @@ Scenario to_scenario(const ClusterGene& gene, const std::string& name,
     p.memory = std::max(0, g.memory);
     p.arrives_later = g.arrives_later;
     p.preempt_never = g.preempt_never;
-    if (has_pdb && g.labelled) p.labels = label;
+    if (has_pdb && g.labelled)
+      p.labels = label;
     s.pods.push_back(std::move(p));
   }
   // A PDB that selects no pod constrains nothing, and a scenario file may not hold one: it
   // is left out, which changes no schedule.
   const bool any_labelled =
       std::any_of(s.pods.begin(), s.pods.end(), [](const PodSpec& p) { return !p.labels.empty(); });
-  if (has_pdb && any_labelled) s.pdbs.push_back(PdbSpec{"web", label, gene.pdb - 1});
+  if (has_pdb && any_labelled)
+    s.pdbs.push_back(PdbSpec{"web", label, gene.pdb - 1});
   s.faults.eviction_failures = std::max(0, gene.eviction_failures);
   s.faults.binding_failures = std::max(0, gene.binding_failures);
   s.workers = std::max(0, gene.workers);
@@ -168,16 +173,15 @@ rc::Gen<Scenario> gen_scenario(const ClusterBounds& bounds, const std::string& n
 
 std::string cluster_size(const Scenario& s) {
   int running = 0;
-  for (const PodSpec& p : s.pods) running += p.node.empty() ? 0 : 1;
+  for (const PodSpec& p : s.pods)
+    running += p.node.empty() ? 0 : 1;
   const int pods = static_cast<int>(s.pods.size());
   return fmt::format("{}, {} ({} running, {} pending)",
-                     plural(static_cast<int>(s.nodes.size()), "node"), plural(pods, "pod"),
-                     running, pods - running);
+                     plural(static_cast<int>(s.nodes.size()), "node"), plural(pods, "pod"), running,
+                     pods - running);
 }
 
-int cluster_weight(const Scenario& s) {
-  return static_cast<int>(s.nodes.size() + s.pods.size());
-}
+int cluster_weight(const Scenario& s) { return static_cast<int>(s.nodes.size() + s.pods.size()); }
 
 std::string cluster_text(const Scenario& s) {
   std::string out;
@@ -186,17 +190,22 @@ std::string cluster_text(const Scenario& s) {
                        format_memory(n.memory));
   }
   for (const PodSpec& p : s.pods) {
-    out += fmt::format("pod {} priority {} cpu {} memory {}", p.name, p.priority,
-                       format_cpu(p.cpu), format_memory(p.memory));
-    if (!p.node.empty()) out += " on " + p.node;
-    if (p.arrives_later) out += " arrives later";
-    if (p.preempt_never) out += " preemption-policy Never";
-    for (const auto& [k, v] : p.labels) out += fmt::format(" label {}={}", k, v);
+    out += fmt::format("pod {} priority {} cpu {} memory {}", p.name, p.priority, format_cpu(p.cpu),
+                       format_memory(p.memory));
+    if (!p.node.empty())
+      out += " on " + p.node;
+    if (p.arrives_later)
+      out += " arrives later";
+    if (p.preempt_never)
+      out += " preemption-policy Never";
+    for (const auto& [k, v] : p.labels)
+      out += fmt::format(" label {}={}", k, v);
     out += '\n';
   }
   for (const PdbSpec& pdb : s.pdbs) {
     out += fmt::format("pdb {} min-available {}", pdb.name, pdb.min_available);
-    for (const auto& [k, v] : pdb.selector) out += fmt::format(" selects {}={}", k, v);
+    for (const auto& [k, v] : pdb.selector)
+      out += fmt::format(" selects {}={}", k, v);
     out += '\n';
   }
   out += fmt::format("faults eviction {} binding {} workers {}\n", s.faults.eviction_failures,
@@ -206,12 +215,14 @@ std::string cluster_text(const Scenario& s) {
 
 std::string check_generated(const Scenario& s, const ClusterBounds& b) {
   const int nodes = static_cast<int>(s.nodes.size());
-  if (nodes < b.min_nodes || nodes > b.max_nodes) return fmt::format("{} nodes", nodes);
+  if (nodes < b.min_nodes || nodes > b.max_nodes)
+    return fmt::format("{} nodes", nodes);
   std::vector<std::int64_t> free_cpu;
   std::vector<std::int64_t> free_memory;
   for (int i = 0; i < nodes; ++i) {
     const NodeSpec& n = s.nodes[i];
-    if (n.name != fmt::format("n{}", i + 1)) return "node name " + n.name;
+    if (n.name != fmt::format("n{}", i + 1))
+      return "node name " + n.name;
     if (n.cpu % kMillicoresPerCore != 0 || n.cpu < cores(1) || n.cpu > cores(b.max_capacity) ||
         n.memory < 1 || n.memory > b.max_capacity) {
       return "capacity of " + n.name;
@@ -222,32 +233,42 @@ std::string check_generated(const Scenario& s, const ClusterBounds& b) {
   int running = 0;
   int pending = 0;
   for (const PodSpec& p : s.pods) {
-    if (p.priority < 0 || p.priority > b.max_priority) return "priority of " + p.name;
+    if (p.priority < 0 || p.priority > b.max_priority)
+      return "priority of " + p.name;
     if (p.cpu % kMillicoresPerCore != 0 || p.cpu < cores(1) || p.cpu > cores(b.max_cpu) ||
         p.memory < 0 || p.memory > b.max_memory) {
       return "request of " + p.name;
     }
-    if (!p.labels.empty() && s.pdbs.empty()) return "labels without a PDB on " + p.name;
+    if (!p.labels.empty() && s.pdbs.empty())
+      return "labels without a PDB on " + p.name;
     if (p.node.empty()) {
-      if (p.name != fmt::format("p{}", ++pending)) return "pending pod name " + p.name;
+      if (p.name != fmt::format("p{}", ++pending))
+        return "pending pod name " + p.name;
       continue;
     }
-    if (pending > 0) return "running pod after a pending one: " + p.name;
-    if (p.name != fmt::format("v{}", ++running)) return "running pod name " + p.name;
-    if (p.arrives_later || p.preempt_never) return "running pod " + p.name + " arrives later";
+    if (pending > 0)
+      return "running pod after a pending one: " + p.name;
+    if (p.name != fmt::format("v{}", ++running))
+      return "running pod name " + p.name;
+    if (p.arrives_later || p.preempt_never)
+      return "running pod " + p.name + " arrives later";
     const auto it = std::find_if(s.nodes.begin(), s.nodes.end(),
                                  [&](const NodeSpec& n) { return n.name == p.node; });
-    if (it == s.nodes.end()) return "unknown node of " + p.name;
+    if (it == s.nodes.end())
+      return "unknown node of " + p.name;
     const auto n = static_cast<size_t>(it - s.nodes.begin());
     free_cpu[n] -= p.cpu;
     free_memory[n] -= p.memory;
-    if (free_cpu[n] < 0 || free_memory[n] < 0) return "overcommitted at start: " + p.node;
+    if (free_cpu[n] < 0 || free_memory[n] < 0)
+      return "overcommitted at start: " + p.node;
   }
-  if (running > b.max_running) return fmt::format("{} running pods", running);
+  if (running > b.max_running)
+    return fmt::format("{} running pods", running);
   if (pending < b.min_pending || pending > b.max_pending) {
     return fmt::format("{} pending pods", pending);
   }
-  if (s.pdbs.size() > 1) return "more than one PDB";
+  if (s.pdbs.size() > 1)
+    return "more than one PDB";
   for (const PdbSpec& pdb : s.pdbs) {
     if (pdb.min_available < 0 || pdb.min_available > b.max_min_available) {
       return "min-available of " + pdb.name;
@@ -258,7 +279,8 @@ std::string check_generated(const Scenario& s, const ClusterBounds& b) {
       s.faults.restarts != 0) {
     return "fault budgets";
   }
-  if (s.workers < 0 || s.workers > b.max_workers) return "workers";
+  if (s.workers < 0 || s.workers > b.max_workers)
+    return "workers";
   return "";
 }
 

@@ -25,10 +25,10 @@ struct ClusterBounds {
   int max_running = 6;
   int min_pending = 1;
   int max_pending = 3;
-  int max_capacity = 4;  ///< a node's cpu and memory: 1..max_capacity
-  int max_cpu = 4;       ///< a pod's cpu: 1..max_cpu
-  int max_memory = 2;    ///< a pod's memory: 0..max_memory
-  int max_priority = 4;  ///< a pod's priority: 0..max_priority
+  int max_capacity = 4;       ///< a node's cpu and memory: 1..max_capacity
+  int max_cpu = 4;            ///< a pod's cpu: 1..max_cpu
+  int max_memory = 2;         ///< a pod's memory: 0..max_memory
+  int max_priority = 4;       ///< a pod's priority: 0..max_priority
   int max_min_available = 2;  ///< the optional PDB's min-available: 0..max_min_available
   int max_eviction_failures = 1;
   int max_binding_failures = 1;

@@ -54,7 +54,8 @@ TEST(propertiesGenerators, LargeClustersAreValidByConstruction) {
 }
 
 TEST(propertiesGenerators, LimitedClustersRespectTheirBounds) {
-  for (const auto& [nodes, pods] : std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 4}, {8, 32}}) {
+  for (const auto& [nodes, pods] :
+       std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 4}, {8, 32}}) {
     const ClusterBounds b = ClusterBounds::limited(nodes, pods);
     EXPECT_EQ(b.max_nodes, nodes);
     EXPECT_EQ(b.max_pods(), pods);

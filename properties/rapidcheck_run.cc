@@ -16,10 +16,12 @@ class Listener : public rc::detail::TestListenerAdapter {
   explicit Listener(const RapidCheckRun& run) : run_(run) {}
 
   void onTestCaseFinished(const rc::detail::CaseDescription&) override {
-    if (run_.on_case) run_.on_case();
+    if (run_.on_case)
+      run_.on_case();
   }
   void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override {
-    if (run_.on_shrink) run_.on_shrink(accepted);
+    if (run_.on_shrink)
+      run_.on_shrink(accepted);
   }
 
  private:

@@ -21,7 +21,8 @@ std::optional<std::vector<Action>> translate(const std::vector<Action>& steps, c
   std::vector<Action> out;
   for (const Action& a : steps) {
     auto b = parse_action(format_action(a, from), to);
-    if (!b) return std::nullopt;
+    if (!b)
+      return std::nullopt;
     out.push_back(*b);
   }
   return out;
@@ -50,13 +51,16 @@ Scenario renamed(Scenario s) {
 }  // namespace
 
 std::optional<BrokenSchedule> broken_schedule(const Scenario& scenario, const Schedule& schedule) {
-  if (schedule.blocked) return std::nullopt;
+  if (schedule.blocked)
+    return std::nullopt;
   const auto at = schedule.first_violation();
-  if (!at) return std::nullopt;
+  if (!at)
+    return std::nullopt;
   const auto& violated = schedule.violated_at(*at);
   BrokenSchedule b;
   b.scenario = scenario;
-  for (std::size_t i = 0; i < *at; ++i) b.steps.push_back(schedule.steps[i].action);
+  for (std::size_t i = 0; i < *at; ++i)
+    b.steps.push_back(schedule.steps[i].action);
   b.property = violated.front().name;
   b.message = violated.front().message;
   b.also.assign(violated.begin() + 1, violated.end());
@@ -70,9 +74,11 @@ BrokenSchedule reduce_cluster(const BrokenSchedule& start, const CheckedProperti
     const Cluster from(best.scenario);
     const Cluster to(candidate);
     const auto steps = translate(best.steps, from, to);
-    if (!steps) return false;
+    if (!steps)
+      return false;
     auto b = broken(candidate, *steps, checked);
-    if (!b || b->property != best.property) return false;
+    if (!b || b->property != best.property)
+      return false;
     best = std::move(*b);
     return true;
   };
@@ -83,7 +89,8 @@ BrokenSchedule reduce_cluster(const BrokenSchedule& start, const CheckedProperti
     for (std::size_t chunk = std::max<std::size_t>(1, best.steps.size() / 2); chunk > 0;
          chunk /= 2) {
       for (std::size_t end = best.steps.size(); end >= chunk && end > 0; --end) {
-        if (end > best.steps.size()) continue;
+        if (end > best.steps.size())
+          continue;
         std::vector<Action> steps = best.steps;
         steps.erase(steps.begin() + static_cast<long>(end - chunk),
                     steps.begin() + static_cast<long>(end));
@@ -97,39 +104,48 @@ BrokenSchedule reduce_cluster(const BrokenSchedule& start, const CheckedProperti
     for (std::size_t i = best.scenario.pods.size(); i-- > 0;) {
       Scenario s = best.scenario;
       s.pods.erase(s.pods.begin() + static_cast<long>(i));
-      if (attempt(s)) progress = true;
+      if (attempt(s))
+        progress = true;
     }
     for (std::size_t i = best.scenario.nodes.size(); i-- > 0 && best.scenario.nodes.size() > 1;) {
       Scenario s = best.scenario;
       const std::string name = s.nodes[i].name;
       s.nodes.erase(s.nodes.begin() + static_cast<long>(i));
       std::erase_if(s.pods, [&](const PodSpec& p) { return p.node == name; });
-      if (attempt(s)) progress = true;
+      if (attempt(s))
+        progress = true;
     }
     if (!best.scenario.pdbs.empty()) {
       Scenario s = best.scenario;
       s.pdbs.clear();
-      for (PodSpec& p : s.pods) p.labels.clear();
-      if (attempt(s)) progress = true;
+      for (PodSpec& p : s.pods)
+        p.labels.clear();
+      if (attempt(s))
+        progress = true;
     }
     // Fault budgets and the executor's worker limit, each to zero.
     for (int Scenario::*field : {&Scenario::workers}) {
-      if (best.scenario.*field == 0) continue;
+      if (best.scenario.*field == 0)
+        continue;
       Scenario s = best.scenario;
       s.*field = 0;
-      if (attempt(s)) progress = true;
+      if (attempt(s))
+        progress = true;
     }
     for (int Faults::*field : {&Faults::eviction_failures, &Faults::binding_failures}) {
-      if (best.scenario.faults.*field == 0) continue;
+      if (best.scenario.faults.*field == 0)
+        continue;
       Scenario s = best.scenario;
       s.faults.*field = 0;
-      if (attempt(s)) progress = true;
+      if (attempt(s))
+        progress = true;
     }
   }
   // Renaming keeps every pod's position, so the steps stay as they are; the messages name
   // the new names.
   auto b = broken(renamed(best.scenario), best.steps, checked);
-  if (b && b->property == best.property) best = std::move(*b);
+  if (b && b->property == best.property)
+    best = std::move(*b);
   return best;
 }
 

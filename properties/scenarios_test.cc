@@ -3,6 +3,7 @@
 // switch breaks the property it guards with a pinned shortest counterexample.
 #include <gtest/gtest.h>
 
+#include <bitset>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +12,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <bitset>
 
 #include "checker/explorer.h"
 #include "files/scenario_yaml.h"
@@ -44,11 +44,12 @@ checker::Result<Action> check(const std::string& scenario, const std::vector<std
   }
   for (const std::string& word : args) {
     const auto eq = word.find('=');
-    if (!word.starts_with("--") || eq == std::string::npos) continue;
-    EXPECT_FALSE(set_mechanism(s.mechanisms, word.substr(2, eq - 2), word.substr(eq + 1)))
-        << word;
+    if (!word.starts_with("--") || eq == std::string::npos)
+      continue;
+    EXPECT_FALSE(set_mechanism(s.mechanisms, word.substr(2, eq - 2), word.substr(eq + 1))) << word;
   }
-  if (checked.none()) checked.set();
+  if (checked.none())
+    checked.set();
   WorldModel model(std::make_shared<const Cluster>(s), checked);
   return checker::explore(model, checker::Limits{max_states, std::nullopt, std::nullopt});
 }
@@ -56,7 +57,8 @@ checker::Result<Action> check(const std::string& scenario, const std::vector<std
 std::set<std::string> reached(const checker::Result<Action>& r) {
   std::set<std::string> out;
   for (size_t i = 0; i < r.reached.size(); ++i) {
-    if (r.reached[i]) out.insert(r.properties[i].name);
+    if (r.reached[i])
+      out.insert(r.properties[i].name);
   }
   return out;
 }
@@ -71,7 +73,8 @@ struct Pin {
 
 std::string test_name(std::string text) {
   for (char& c : text) {
-    if (c == '-') c = '_';
+    if (c == '-')
+      c = '_';
   }
   return text;
 }
@@ -81,54 +84,111 @@ void PrintTo(const Pin& pin, std::ostream* os) { *os << pin.scenario; }
 const std::vector<Pin>& reference_pins() {
   static const std::vector<Pin> kPins = {
       {"assume-window", 7, 10, 4, {}},
-      {"binding-in-flight", 107, 207, 15,
+      {"binding-in-flight",
+       107,
+       207,
+       15,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"default", 8819, 24545, 29,
+      {"default",
+       8819,
+       24545,
+       29,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"early-gate", 594, 1290, 18,
+      {"early-gate",
+       594,
+       1290,
+       18,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"eviction-failure", 287, 674, 17,
+      {"eviction-failure",
+       287,
+       674,
+       17,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"four-victims", 21084, 53947, 22,
+      {"four-victims",
+       21084,
+       53947,
+       22,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"g1-basic", 132, 309, 14,
+      {"g1-basic",
+       132,
+       309,
+       14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"g2-single-victim", 33, 64, 10,
+      {"g2-single-victim",
+       33,
+       64,
+       10,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"g3-lower-no-takeover", 250, 672, 15,
+      {"g3-lower-no-takeover",
+       250,
+       672,
+       15,
        {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"g4-higher-takeover", 1425, 3718, 26,
+      {"g4-higher-takeover",
+       1425,
+       3718,
+       26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"in-flight-deletion", 132, 309, 14,
+      {"in-flight-deletion",
+       132,
+       309,
+       14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"nomination-released", 1035, 2831, 26,
+      {"nomination-released",
+       1035,
+       2831,
+       26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"nomination-window", 61, 145, 11,
+      {"nomination-window",
+       61,
+       145,
+       11,
        {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "preemptor-retried",
         "gated-preemptor-woken"}},
-      {"pdb", 33, 64, 10,
+      {"pdb",
+       33,
+       64,
+       10,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"second-node", 5013, 14294, 24,
+      {"second-node",
+       5013,
+       14294,
+       24,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "preemptor-retried", "gated-preemptor-woken"}},
       // Faults and later nodes (SPEC §2.3): `reference` survives each.
-      {"user-deletes", 1753, 4188, 18,
+      {"user-deletes",
+       1753,
+       4188,
+       18,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"restart", 271, 760, 14,
+      {"restart",
+       271,
+       760,
+       14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
-      {"node-arrives", 9062, 26439, 26,
+      {"node-arrives",
+       9062,
+       26439,
+       26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"takeover-pdb", 309399, 977597, 32,
+      {"takeover-pdb",
+       309399,
+       977597,
+       32,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
-      {"three-preemptors", 289966, 1000162, 40,
+      {"three-preemptors",
+       289966,
+       1000162,
+       40,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
   };
@@ -138,10 +198,12 @@ const std::vector<Pin>& reference_pins() {
 TEST(Scenarios, EveryCommittedScenarioIsPinned) {
   std::set<std::string> on_disk;
   for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() == ".yaml") on_disk.insert(entry.path().stem().string());
+    if (entry.path().extension() == ".yaml")
+      on_disk.insert(entry.path().stem().string());
   }
   std::set<std::string> pinned;
-  for (const Pin& p : reference_pins()) pinned.insert(p.scenario);
+  for (const Pin& p : reference_pins())
+    pinned.insert(p.scenario);
   EXPECT_EQ(on_disk, pinned) << "a scenario was added or removed without pinning its results";
 }
 
@@ -159,11 +221,14 @@ TEST_P(ReferenceProfile, HoldsExhaustivelyWithPinnedCounts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(pinned, ReferenceProfile, ::testing::ValuesIn(reference_pins()),
-                         [](const auto& param_info) { return test_name(param_info.param.scenario); });
+                         [](const auto& param_info) {
+                           return test_name(param_info.param.scenario);
+                         });
 
 TEST(Scenarios, EveryWitnessIsReachedSomewhere) {
   std::set<std::string> all;
-  for (const Pin& p : reference_pins()) all.insert(p.witnesses.begin(), p.witnesses.end());
+  for (const Pin& p : reference_pins())
+    all.insert(p.witnesses.begin(), p.witnesses.end());
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (d.is_witness) {
       EXPECT_TRUE(all.count(std::string(d.name))) << d.name;
@@ -187,7 +252,8 @@ struct Race {
 
 void PrintTo(const Race& race, std::ostream* os) {
   *os << race.scenario;
-  for (const std::string& s : race.switches) *os << ' ' << s;
+  for (const std::string& s : race.switches)
+    *os << ' ' << s;
   *os << " -> " << race.property;
 }
 
@@ -196,34 +262,61 @@ const std::vector<Race>& races() {
       {"default", {"--inflight=off"}, "no-double-victim", 4},
       {"nomination-window", {"--nomination=async"}, "no-double-claim", 2},
       {"assume-window", {"--assume=off"}, "no-overcommit", 2},
-      {"g2-single-victim", {"--gate=hold-until-done", "--activate-on-finish=off"}, "no-lost-wakeup", 7},
+      {"g2-single-victim",
+       {"--gate=hold-until-done", "--activate-on-finish=off"},
+       "no-lost-wakeup",
+       7},
       // #134249: on top of kube-scheduler's own in-flight set; under `reference` the
       // in-flight set already keeps the preemptor off its own victims (see SPEC.md).
-      {"g2-single-victim", {"--profile", "kubernetes", "--gate=release-before-last"}, "no-double-victim", 5},
+      {"g2-single-victim",
+       {"--profile", "kubernetes", "--gate=release-before-last"},
+       "no-double-victim",
+       5},
       // The case KEP-4832 accepts: a higher-priority preemptor takes the same victims.
       {"g4-higher-takeover", {"--inflight=preemptor-only"}, "no-double-victim", 4},
       {"binding-in-flight", {"--activate-on-finish=off"}, "no-lost-wakeup", 9},
       // The 1.32 gate re-admits p1 before its last delete; it preempts again elsewhere.
-      {"early-gate", {"--profile", "kubernetes-1.32", "--property", "no-over-preemption"}, "no-over-preemption", 11},
+      {"early-gate",
+       {"--profile", "kubernetes-1.32", "--property", "no-over-preemption"},
+       "no-over-preemption",
+       11},
       // Without assume, p-mid binds into the space p-high was preempting for.
-      {"g3-lower-no-takeover", {"--assume=off", "--property", "expected-outcome"}, "expected-outcome", 17},
+      {"g3-lower-no-takeover",
+       {"--assume=off", "--property", "expected-outcome"},
+       "expected-outcome",
+       17},
       // #141694: kube-scheduler's redundant second preemption of an already deleted victim;
       // the delete event is used up while the preemptor is gated and nothing activates it.
-      {"g1-basic", {"--profile", "kubernetes", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 16},
+      {"g1-basic",
+       {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
+       "no-lost-wakeup",
+       16},
       // A stale informer update drops p-c's newer in-memory nomination; p-b takes its space.
-      {"three-preemptors", {"--stale-nomination=apply", "--property", "no-double-claim"}, "no-double-claim", 19},
+      {"three-preemptors",
+       {"--stale-nomination=apply", "--property", "no-double-claim"},
+       "no-double-claim",
+       19},
       // #141694 along its reported path (cycle=split): victim-2's deletion arrives while the
       // redundant second cycle is in flight; at its end the recorded event requeues the
       // preemptor into PreEnqueue, which gates it, and the event is used up.
-      {"in-flight-deletion", {"--profile", "kubernetes", "--cycle=split", "--property", "no-lost-wakeup"}, "no-lost-wakeup", 18},
+      {"in-flight-deletion",
+       {"--profile", "kubernetes", "--cycle=split", "--property", "no-lost-wakeup"},
+       "no-lost-wakeup",
+       18},
       // PR #142294 on kube-scheduler as it is: the preemptor, activated before the informer
       // shows its victim terminating, deletes the same victim again (#134249's symptom).
       // Under `reference` the in-flight set makes it wait for its own victims.
-      {"g2-single-victim", {"--profile", "kubernetes", "--activate-on-finish=on"}, "no-double-victim", 5},
+      {"g2-single-victim",
+       {"--profile", "kubernetes", "--activate-on-finish=on"},
+       "no-double-victim",
+       5},
       // A user deletes the last victim before the preemptor's job reaches it: the gate opens
       // when its deletion shows, while victim-1's is not yet observed, and the re-admitted
       // preemptor chooses victim-1 again (only the in-flight set of `reference` prevents it).
-      {"user-deletes", {"--profile", "kubernetes", "--property", "no-double-victim"}, "no-double-victim", 8},
+      {"user-deletes",
+       {"--profile", "kubernetes", "--property", "no-double-victim"},
+       "no-double-victim",
+       8},
   };
   return kRaces;
 }
@@ -235,7 +328,8 @@ TEST_P(Switches, BreakTheGuardedPropertyAtThePinnedDepth) {
   auto r = check(race.scenario, race.switches);
   ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
   std::set<std::string> broken{r.violation->name};
-  for (const auto& m : r.violation->also_violated) broken.insert(m.name);
+  for (const auto& m : r.violation->also_violated)
+    broken.insert(m.name);
   EXPECT_TRUE(broken.count(race.property)) << r.violation->name << ": " << r.violation->message;
   EXPECT_EQ(r.violation->path.size(), race.length);
   EXPECT_EQ(r.stats.depth, race.length) << "breadth-first: the violation is at the last level";
@@ -250,11 +344,13 @@ std::string race_name(const Race& race) {
       ++i;
       continue;
     }
-    if (w == "--profile") continue;
+    if (w == "--profile")
+      continue;
     out += "_" + w.substr(w.rfind('-', 1) == 1 ? 2 : 0);
   }
   for (char& c : out) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
   }
   return out;
 }
@@ -279,8 +375,7 @@ TEST(Scenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
 // node-b over is not over-preemption (the property is judged on decisions).
 TEST(Scenarios, TakeoverIsNotOverPreemptionUnderKubernetes) {
   auto r = check("takeover-pdb", {"--profile", "kubernetes", "--property", "no-over-preemption"});
-  EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
-      << (r.violation ? r.violation->message : r.limit);
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << (r.violation ? r.violation->message : r.limit);
   EXPECT_TRUE(reached(r).count("takeover"));
 }
 
@@ -318,12 +413,13 @@ TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimG
 // Switches that break nothing on their own, on any committed scenario: the other mechanisms
 // of `reference` already close their race (reported in SPEC.md as findings).
 TEST(Scenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
-  for (const std::string sw : {"--gate=release-before-last", "--gate=hold-until-done",
-                               "--clear-lower=async", "--stale-nomination=apply",
-                               "--wake-on-release=off"}) {
+  for (const std::string sw :
+       {"--gate=release-before-last", "--gate=hold-until-done", "--clear-lower=async",
+        "--stale-nomination=apply", "--wake-on-release=off"}) {
     for (const Pin& pin : reference_pins()) {
       // three-preemptors is the race stale-nomination=ignore guards (pinned in races()).
-      if (pin.scenario == "three-preemptors" && sw == "--stale-nomination=apply") continue;
+      if (pin.scenario == "three-preemptors" && sw == "--stale-nomination=apply")
+        continue;
       auto r = check(pin.scenario, {sw});
       EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << pin.scenario << " " << sw;
     }

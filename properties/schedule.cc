@@ -15,11 +15,14 @@ std::vector<checker::PropertyMessage> checked_violations(const spec::Findings& v
                                                          const CheckedProperties& checked) {
   std::vector<checker::PropertyMessage> out;
   for (const auto& [property, message] : v.violated) {
-    if (!checked.test(static_cast<std::size_t>(property))) continue;
+    if (!checked.test(static_cast<std::size_t>(property)))
+      continue;
     const std::string name(spec::property_def(property).name);
     bool seen = false;
-    for (const auto& o : out) seen = seen || o.name == name;
-    if (!seen) out.push_back({name, message});
+    for (const auto& o : out)
+      seen = seen || o.name == name;
+    if (!seen)
+      out.push_back({name, message});
   }
   return out;
 }
@@ -50,7 +53,8 @@ const spec::Ledger& Schedule::ledger_at(std::size_t k) const {
 
 std::optional<std::size_t> Schedule::first_violation() const {
   for (std::size_t k = 0; k <= steps.size(); ++k) {
-    if (!violated_at(k).empty()) return k;
+    if (!violated_at(k).empty())
+      return k;
   }
   return std::nullopt;
 }
@@ -61,7 +65,8 @@ Schedule replay_schedule(const Scenario& scenario, const std::vector<Action>& ac
   Schedule s{cluster, checked, World(*cluster), spec::Ledger(*cluster), {}, {}, {}, std::nullopt};
   spec::check_state(s.initial, s.initial_findings);
   s.initial_violated = checked_violations(s.initial_findings, checked);
-  if (stop == StopAt::kFirstViolation && !s.initial_violated.empty()) return s;
+  if (stop == StopAt::kFirstViolation && !s.initial_violated.empty())
+    return s;
   for (const Action& a : actions) {
     const World& before = s.world_at(s.steps.size());
     if (!before.is_enabled(a)) {
@@ -78,19 +83,19 @@ Schedule replay_schedule(const Scenario& scenario, const std::vector<Action>& ac
     const std::uint64_t fingerprint = after.fingerprint();
     auto violated = checked_violations(findings, checked);
     s.steps.push_back(ScheduleStep{a, format_action(a, *cluster), std::move(comment), fingerprint,
-                                   report, std::move(after), std::move(ledger),
-                                   std::move(findings), std::move(violated)});
-    if (stop == StopAt::kFirstViolation && !s.steps.back().violated.empty()) return s;
+                                   report, std::move(after), std::move(ledger), std::move(findings),
+                                   std::move(violated)});
+    if (stop == StopAt::kFirstViolation && !s.steps.back().violated.empty())
+      return s;
   }
   return s;
 }
 
 Counterexample to_counterexample(const Schedule& schedule, const Scenario& scenario,
-                                 std::string_view property, FoundBy found_by,
-                                 std::string command) {
+                                 std::string_view property, FoundBy found_by, std::string command) {
   if (schedule.blocked) {
-    throw std::logic_error(fmt::format("to_counterexample: step {} is not enabled",
-                                       schedule.blocked->number));
+    throw std::logic_error(
+        fmt::format("to_counterexample: step {} is not enabled", schedule.blocked->number));
   }
   Counterexample cx;
   cx.property = std::string(property);
@@ -104,8 +109,8 @@ Counterexample to_counterexample(const Schedule& schedule, const Scenario& scena
     }
   }
   if (!found) {
-    throw std::logic_error(fmt::format("to_counterexample: the last step does not break {}",
-                                       property));
+    throw std::logic_error(
+        fmt::format("to_counterexample: the last step does not break {}", property));
   }
   cx.found_by = std::move(found_by);
   cx.found_by.depth = static_cast<std::uint32_t>(schedule.steps.size());

@@ -30,13 +30,13 @@ using CheckedProperties = std::bitset<spec::kPropertyCount>;
 /// One step of a schedule, and the state it reached.
 struct ScheduleStep {
   Action action;
-  std::string text;                 ///< format_action, e.g. "evict p-high v1"
-  std::string comment;              ///< describe_step: what the step did
-  std::uint64_t fingerprint = 0;    ///< World::fingerprint() of the state after the step
-  StepReport report;                ///< what the step did, as the World reported it
-  World after;                      ///< the state after the step
-  spec::Ledger ledger;              ///< the monitors' memory after the step
-  spec::Findings findings;          ///< everything the monitors found (every property)
+  std::string text;               ///< format_action, e.g. "evict p-high v1"
+  std::string comment;            ///< describe_step: what the step did
+  std::uint64_t fingerprint = 0;  ///< World::fingerprint() of the state after the step
+  StepReport report;              ///< what the step did, as the World reported it
+  World after;                    ///< the state after the step
+  spec::Ledger ledger;            ///< the monitors' memory after the step
+  spec::Findings findings;        ///< everything the monitors found (every property)
   /// The checked properties the step broke, each once with its first message, in the order
   /// the monitors reported them.
   std::vector<checker::PropertyMessage> violated;
@@ -65,8 +65,8 @@ struct Schedule {
   spec::Ledger initial_ledger;
   spec::Findings initial_findings;
   std::vector<checker::PropertyMessage> initial_violated;  ///< checked, as ScheduleStep::violated
-  std::vector<ScheduleStep> steps;  ///< the steps taken
-  std::optional<BlockedStep> blocked;  ///< set when a step was not enabled
+  std::vector<ScheduleStep> steps;                         ///< the steps taken
+  std::optional<BlockedStep> blocked;                      ///< set when a step was not enabled
 
   /// The checked properties broken at step k (0: the initial state).
   const std::vector<checker::PropertyMessage>& violated_at(std::size_t k) const;

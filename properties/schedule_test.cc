@@ -73,15 +73,17 @@ TEST(Schedule, StopsAtTheFirstViolationWhenAsked) {
   std::vector<Action> longer = path;
   const Cluster cluster(s);
   World w(cluster);
-  for (const Action& a : path) w.apply(a);
+  for (const Action& a : path)
+    w.apply(a);
   std::vector<Action> more;
   w.enabled_actions(more);
-  if (!more.empty()) longer.push_back(more.front());
-  EXPECT_EQ(replay_schedule(s, longer, CheckedProperties().set(), StopAt::kFirstViolation)
-                .steps.size(),
-            n);
-  const auto b = broken_schedule(s, replay_schedule(s, longer, CheckedProperties().set(),
-                                                    StopAt::kFirstViolation));
+  if (!more.empty())
+    longer.push_back(more.front());
+  EXPECT_EQ(
+      replay_schedule(s, longer, CheckedProperties().set(), StopAt::kFirstViolation).steps.size(),
+      n);
+  const auto b = broken_schedule(
+      s, replay_schedule(s, longer, CheckedProperties().set(), StopAt::kFirstViolation));
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->steps, path);
 }

@@ -66,7 +66,8 @@ const int kMaxSize = RapidCheckRun{}.max_size;
 int size_for(int max_success, int passed) {
   const int sizes = kMaxSize + 1;
   const int regular = (max_success / sizes) * sizes;
-  if (passed < regular) return passed % sizes;
+  if (passed < regular)
+    return passed % sizes;
   const int rest = max_success - regular;
   return rest == 1 ? 0 : ((passed % sizes) * kMaxSize) / (rest - 1);
 }
@@ -140,7 +141,8 @@ class Search {
     run.on_case = [this] { report(); };
     run.on_shrink = [this](bool accepted) {
       ++r_.shrinks_tried;
-      if (accepted) ++r_.shrinks_accepted;
+      if (accepted)
+        ++r_.shrinks_accepted;
       report();
     };
     const RapidCheckOutcome outcome = run_rapidcheck([&] { check_case(gen); }, run);
@@ -175,7 +177,8 @@ class Search {
     Explored* explored = &explore(scenario, false);
     case_states_ = explored->result.stats.states;
     if (explored->result.outcome == checker::Outcome::kLimitReached) {
-      if (!r_.found) ++r_.cut;
+      if (!r_.found)
+        ++r_.cut;
       RC_DISCARD("the per-cluster state limit cut the search");
     }
     if (explored->result.outcome == checker::Outcome::kViolated) {
@@ -186,7 +189,8 @@ class Search {
         other.mechanisms = *o_.baseline;
         const auto& base = explore(other, true).result;
         if (base.outcome == checker::Outcome::kLimitReached) {
-          if (!r_.found) ++r_.cut;
+          if (!r_.found)
+            ++r_.cut;
           RC_DISCARD("the per-cluster state limit cut the baseline's search");
         }
         if (base.outcome == checker::Outcome::kViolated) {
@@ -199,15 +203,18 @@ class Search {
         }
         baseline = base.stats;
       }
-      if (explored->partial) explored = &explore(scenario, false, true);
+      if (explored->partial)
+        explored = &explore(scenario, false, true);
       const auto& result = explored->result;
       FailingCluster failing{scenario, result, baseline};
-      if (!r_.found) r_.found = failing;
+      if (!r_.found)
+        r_.found = failing;
       r_.shrunk = std::move(failing);
       violated_ = true;
       RC_FAIL(fmt::format("{}: {}", result.violation->name, result.violation->message));
     }
-    if (!r_.found) count(*explored);
+    if (!r_.found)
+      count(*explored);
   }
 
   // The distributed walk before rank 0's run (see the top of this file). Leaves every
@@ -307,7 +314,8 @@ class Search {
       int settled = 0;
       for (int j = 0; j < cases && !done; ++j) {
         const int size = size_for(o_.runs, passed) + recent_discards / 10;
-        if (size != sizes[static_cast<std::size_t>(j)]) break;  // guessed wrong: next round
+        if (size != sizes[static_cast<std::size_t>(j)])
+          break;  // guessed wrong: next round
         ++settled;
         switch (kinds[static_cast<std::size_t>(j)]) {
           case CaseKind::kPassed:
@@ -344,24 +352,25 @@ class Search {
       }
     }
     walking_ = false;
-    for (auto& [key, e] : cache_) e.counted = false;
+    for (auto& [key, e] : cache_)
+      e.counted = false;
     r_ = SearchResult();
     r_.ranks = ranks;
     r_.shared_cases = shared;
     walked_ = true;
   }
 
-  double elapsed() const {
-    return std::chrono::duration<double>(Clock::now() - start_).count();
-  }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   // The cluster's search, from the cache when it was explored already (`fully`: not from a
   // partial entry another rank sent).
   Explored& explore(const Scenario& scenario, bool baseline, bool fully = false) {
     std::string key = (baseline ? "baseline\n" : "") + cluster_text(scenario);
     auto it = cache_.find(key);
-    if (it != cache_.end() && !(fully && it->second.partial)) return it->second;
-    if (walked_ && !r_.found) ++r_.explored_again;
+    if (it != cache_.end() && !(fully && it->second.partial))
+      return it->second;
+    if (walked_ && !r_.found)
+      ++r_.explored_again;
     WorldModel model(std::make_shared<const Cluster>(scenario), o_.checked);
     checker::ExploreOptions<Action> explore_options;
     explore_options.threads = o_.threads;
@@ -376,13 +385,15 @@ class Search {
       it->second = std::move(e);
       return it->second;
     }
-    if (walking_) fresh_.push_back(key);
+    if (walking_)
+      fresh_.push_back(key);
     return cache_.emplace(std::move(key), std::move(e)).first->second;
   }
 
   void count(Explored& e) {
     ++r_.clusters;
-    if (e.counted) return;
+    if (e.counted)
+      return;
     e.counted = true;
     ++r_.distinct;
     r_.states += e.result.stats.states;
@@ -390,7 +401,8 @@ class Search {
   }
 
   void report() {
-    if (!o_.progress) return;
+    if (!o_.progress)
+      return;
     SearchProgress p;
     p.clusters = r_.clusters;
     p.cut = r_.cut;
@@ -408,7 +420,7 @@ class Search {
   SearchResult r_;
   std::unordered_map<std::string, Explored> cache_;
   std::vector<std::string> fresh_;  ///< keys explored (not found in the cache) this case
-  std::uint64_t case_states_ = 0;  ///< the states of the last case's cluster
+  std::uint64_t case_states_ = 0;   ///< the states of the last case's cluster
   bool violated_ = false;           ///< the last case failed on a violation (not an error)
   bool walking_ = false;            ///< the distributed walk is running
   bool walked_ = false;             ///< the distributed walk ran before this run
@@ -422,7 +434,8 @@ std::string checked_names(const std::bitset<spec::kPropertyCount>& checked) {
   std::string out;
   bool all = true;
   for (const spec::PropertyDef& d : spec::property_table()) {
-    if (d.is_witness) continue;
+    if (d.is_witness)
+      continue;
     if (checked.test(static_cast<std::size_t>(d.id))) {
       out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
     } else {

@@ -88,8 +88,8 @@ struct SearchResult {
   /// Differential searches: clusters that violate a checked property under the baseline as
   /// well (counted in `clusters`: they do not tell the two apart).
   int baseline_violated = 0;
-  std::uint64_t states = 0;       ///< summed over the distinct clusters explored completely
-  std::uint64_t transitions = 0;  ///< likewise
+  std::uint64_t states = 0;              ///< summed over the distinct clusters explored completely
+  std::uint64_t transitions = 0;         ///< likewise
   std::optional<FailingCluster> found;   ///< the first failing cluster, before shrinking
   std::optional<FailingCluster> shrunk;  ///< the smallest failing cluster shrinking reached
   int shrinks_tried = 0;

@@ -29,7 +29,8 @@ struct Recorder {
   std::optional<BrokenSchedule> last;
 
   void fail(BrokenSchedule b) {
-    if (!first) first = b;
+    if (!first)
+      first = b;
     last = std::move(b);
   }
 };
@@ -47,8 +48,7 @@ using Command = rc::state::Command<World, Runner>;
 // One step: an action enabled in the model state, or nothing when no action is enabled.
 class Step final : public Command {
  public:
-  Step(std::optional<Action> action, std::string text)
-      : action_(action), text_(std::move(text)) {}
+  Step(std::optional<Action> action, std::string text) : action_(action), text_(std::move(text)) {}
 
   void checkPreconditions(const World& s0) const override {
     if (action_) {
@@ -61,11 +61,13 @@ class Step final : public Command {
   }
 
   void apply(World& s0) const override {
-    if (action_) s0.apply(*action_);
+    if (action_)
+      s0.apply(*action_);
   }
 
   void run(const World& s0, Runner& runner) const override {
-    if (!action_) return;
+    if (!action_)
+      return;
     World after = s0;
     const StepReport report = after.apply(*action_);
     runner.steps.push_back(*action_);
@@ -75,11 +77,12 @@ class Step final : public Command {
     for (const auto& [property, message] : v.violated) {
       broke = broke || runner.checked->test(static_cast<std::size_t>(property));
     }
-    if (!broke) return;
+    if (!broke)
+      return;
     // What is recorded is the schedule's replay of the run, not this step's own findings.
-    auto b = broken_schedule(*runner.scenario,
-                             replay_schedule(*runner.scenario, runner.steps, *runner.checked,
-                                             StopAt::kFirstViolation));
+    auto b = broken_schedule(
+        *runner.scenario,
+        replay_schedule(*runner.scenario, runner.steps, *runner.checked, StopAt::kFirstViolation));
     RC_ASSERT(b.has_value());
     const std::string what = fmt::format("{}: {}", b->property, b->message);
     runner.recorder->fail(std::move(*b));
@@ -117,15 +120,16 @@ class Stateful {
   explicit Stateful(const StatefulOptions& options) : o_(options), start_(Clock::now()) {}
 
   StatefulResult run() {
-    const auto gen = rc::gen::noShrink(
-        gen_scenario(o_.bounds, "generated", o_.profile, o_.mechanisms));
+    const auto gen =
+        rc::gen::noShrink(gen_scenario(o_.bounds, "generated", o_.profile, o_.mechanisms));
     RapidCheckRun run;
     run.seed = o_.seed;
     run.max_success = o_.runs;
     run.on_case = [this] { report(); };
     run.on_shrink = [this](bool accepted) {
       ++r_.shrinks_tried;
-      if (accepted) ++r_.shrinks_accepted;
+      if (accepted)
+        ++r_.shrinks_accepted;
       report();
     };
     const RapidCheckOutcome outcome = run_rapidcheck(
@@ -140,9 +144,8 @@ class Stateful {
             recorder_.fail(std::move(*b));
             RC_FAIL("the initial state violates a property");
           }
-          const auto commands =
-              *rc::gen::resize(std::max(0, o_.max_steps - 1),
-                               rc::state::gen::commands(initial, gen_step));
+          const auto commands = *rc::gen::resize(std::max(0, o_.max_steps - 1),
+                                                 rc::state::gen::commands(initial, gen_step));
           Runner runner{&scenario, &o_.checked, &recorder_, {}, spec::Ledger(initial.cluster())};
           rc::state::runAll(commands, initial, runner);
           if (!recorder_.first) {
@@ -156,8 +159,8 @@ class Stateful {
         r_.outcome = StatefulResult::Outcome::kHolds;
         break;
       case RapidCheckOutcome::Kind::kFailure:
-        r_.outcome = recorder_.last ? StatefulResult::Outcome::kViolated
-                                    : StatefulResult::Outcome::kError;
+        r_.outcome =
+            recorder_.last ? StatefulResult::Outcome::kViolated : StatefulResult::Outcome::kError;
         break;
       case RapidCheckOutcome::Kind::kGaveUp:
         r_.outcome = StatefulResult::Outcome::kGaveUp;
@@ -178,7 +181,8 @@ class Stateful {
 
  private:
   void report() {
-    if (!o_.progress) return;
+    if (!o_.progress)
+      return;
     StatefulProgress p;
     p.runs = r_.runs;
     p.steps = r_.steps;
@@ -198,7 +202,8 @@ class Stateful {
 
 }  // namespace
 
-checker::Result<Action> shortest_on_cluster(const BrokenSchedule& broken, std::uint64_t max_states) {
+checker::Result<Action> shortest_on_cluster(const BrokenSchedule& broken,
+                                            std::uint64_t max_states) {
   CheckedProperties one;
   one.set(static_cast<std::size_t>(*spec::find_property(broken.property)));
   WorldModel model(std::make_shared<const Cluster>(broken.scenario), one);

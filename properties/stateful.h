@@ -46,10 +46,10 @@ struct StatefulOptions {
 struct StatefulResult {
   enum class Outcome { kHolds, kViolated, kGaveUp, kError };
   Outcome outcome = Outcome::kHolds;
-  int runs = 0;             ///< runs that ended without a violation
-  std::uint64_t steps = 0;  ///< steps those runs took
-  std::optional<BrokenSchedule> found;   ///< the first failing run, up to its failing step
-  std::optional<BrokenSchedule> shrunk;  ///< after RapidCheck shrank the command sequence
+  int runs = 0;                           ///< runs that ended without a violation
+  std::uint64_t steps = 0;                ///< steps those runs took
+  std::optional<BrokenSchedule> found;    ///< the first failing run, up to its failing step
+  std::optional<BrokenSchedule> shrunk;   ///< after RapidCheck shrank the command sequence
   std::optional<BrokenSchedule> reduced;  ///< shrunk, on the smallest cluster that still breaks
   int shrinks_tried = 0;
   int shrinks_accepted = 0;

@@ -2,12 +2,12 @@
 #include "properties/world_model.h"
 
 #include <algorithm>
-#include <cstddef>
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace preemptcheck {
@@ -30,16 +30,17 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
       reference_{World(*cluster_), spec::Ledger(*cluster_)},
       checked_(checked) {
   const std::size_t ledger_block = offsetof(WorldState, ledger) / World::kImageBlock;
-  const std::size_t block_count = (sizeof(WorldState) + World::kImageBlock - 1) / World::kImageBlock;
+  const std::size_t block_count =
+      (sizeof(WorldState) + World::kImageBlock - 1) / World::kImageBlock;
   for (std::size_t b = ledger_block; b < block_count; ++b) {
     fixed_blocks_ |= std::uint64_t{1} << b;
   }
   fixed_blocks_ |= reference_.world.changeable_blocks();
   for (const spec::PropertyDef& d : spec::property_table()) {
-    properties_.push_back({std::string(d.name),
-                           d.is_witness ? checker::PropertyKind::kSometimes
-                                        : checker::PropertyKind::kAlways,
-                           std::string(d.statement)});
+    properties_.push_back(
+        {std::string(d.name),
+         d.is_witness ? checker::PropertyKind::kSometimes : checker::PropertyKind::kAlways,
+         std::string(d.statement)});
   }
 }
 
@@ -49,7 +50,8 @@ void WorldModel::report(const spec::Findings& v, checker::Observation& obs) cons
       obs.violate(static_cast<size_t>(property), message);
     }
   }
-  for (spec::Property p : v.reached) obs.reach(static_cast<size_t>(p));
+  for (spec::Property p : v.reached)
+    obs.reach(static_cast<size_t>(p));
 }
 
 WorldState WorldModel::next_state(const WorldState& s, const Action& a,

@@ -31,7 +31,8 @@ std::vector<std::size_t> unmarked_changes(const WorldState& s, const WorldState&
   const auto* b = reinterpret_cast<const unsigned char*>(&base.world);
   for (std::size_t i = 0; i < sizeof(World); ++i) {
     const bool marked = (blocks >> (i / World::kImageBlock)) & 1U;
-    if (!marked && a[i] != b[i]) out.push_back(i);
+    if (!marked && a[i] != b[i])
+      out.push_back(i);
   }
   return out;
 }
@@ -66,13 +67,14 @@ Walked walk(Scenario scenario, const std::string& label) {
       const auto stray = unmarked_changes(
           s, initial, s.world.changeable_blocks() | initial.world.changeable_blocks());
       if (!stray.empty()) {
-        ADD_FAILURE() << label << ": run " << run << " step " << step << ": byte "
-                      << stray.front() << " of the World changed outside its marked blocks";
+        ADD_FAILURE() << label << ": run " << run << " step " << step << ": byte " << stray.front()
+                      << " of the World changed outside its marked blocks";
         return walked;
       }
       actions.clear();
       model.enabled_actions(s, actions);
-      if (actions.empty()) break;
+      if (actions.empty())
+        break;
       checker::Observation obs;
       s = model.next_state(s, actions[random() % actions.size()], obs);
     }
@@ -83,7 +85,8 @@ Walked walk(Scenario scenario, const std::string& label) {
 TEST(WorldModelPack, RoundTripsOnEveryCommittedScenarioAndProfile) {
   std::size_t scenarios = 0;
   for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() != ".yaml") continue;
+    if (entry.path().extension() != ".yaml")
+      continue;
     ++scenarios;
     const Scenario base = load_scenario_file(entry.path().string());
     for (const std::string_view name : profile_names()) {
@@ -92,7 +95,8 @@ TEST(WorldModelPack, RoundTripsOnEveryCommittedScenarioAndProfile) {
         s.profile = std::string(name);
         s.mechanisms = *profile(name);
         ASSERT_FALSE(set_mechanism(s.mechanisms, "cycle", cycle));
-        const Walked w = walk(s, entry.path().filename().string() + " " + std::string(name) + " " + cycle);
+        const Walked w =
+            walk(s, entry.path().filename().string() + " " + std::string(name) + " " + cycle);
         EXPECT_GT(w.states, 60U);
         // The encoding is a delta from the initial state: far smaller than the state.
         EXPECT_LT(w.packed_bytes / w.states, sizeof(WorldState) / 4);

@@ -13,7 +13,8 @@ namespace {
 
 void append_list(std::string& out, const std::vector<std::string>& lines) {
   out += "<ul>";
-  for (const std::string& line : lines) out += fmt::format("<li>{}</li>", html_escape(line));
+  for (const std::string& line : lines)
+    out += fmt::format("<li>{}</li>", html_escape(line));
   out += "</ul>";
 }
 
@@ -27,19 +28,24 @@ void append_changes(std::string& out, const std::vector<std::string>& before,
   for (std::size_t i = 0; i < n; ++i) {
     const bool has_old = i < before.size();
     const bool has_new = i < after.size();
-    if (has_old && has_new && before[i] == after[i]) continue;
-    if (has_old) out += fmt::format("<li class=\"old\">{}</li>", html_escape(before[i]));
-    if (has_new) out += fmt::format("<li class=\"new\">{}</li>", html_escape(after[i]));
+    if (has_old && has_new && before[i] == after[i])
+      continue;
+    if (has_old)
+      out += fmt::format("<li class=\"old\">{}</li>", html_escape(before[i]));
+    if (has_new)
+      out += fmt::format("<li class=\"new\">{}</li>", html_escape(after[i]));
     any = true;
   }
-  if (!any) out += "<li class=\"none\">no visible change</li>";
+  if (!any)
+    out += "<li class=\"none\">no visible change</li>";
   out += "</ul></div>";
 }
 
 void append_state(std::string& out, std::string_view summary,
                   const std::vector<std::string>& lines) {
   out += fmt::format("<details class=\"state\"><summary>{}</summary><pre>", summary);
-  for (const std::string& line : lines) out += html_escape(line) + "\n";
+  for (const std::string& line : lines)
+    out += html_escape(line) + "\n";
   out += "</pre></details>";
 }
 
@@ -47,7 +53,8 @@ std::string_view plural(std::size_t n) { return n == 1 ? "" : "s"; }
 
 const TimelineStep* breaking_step(const Timeline& t) {
   for (const TimelineStep& s : t.steps) {
-    if (s.breaks) return &s;
+    if (s.breaks)
+      return &s;
   }
   return nullptr;
 }
@@ -100,8 +107,8 @@ void append_legend(std::string& out) {
 void append_head_row(std::string& out) {
   out += "<colgroup><col class=\"c-step\">";
   for (Lane lane : all_lanes()) {
-    out += lane == Lane::kApiServer ? "<col class=\"c-lane c-api-server\">"
-                                    : "<col class=\"c-lane\">";
+    out +=
+        lane == Lane::kApiServer ? "<col class=\"c-lane c-api-server\">" : "<col class=\"c-lane\">";
   }
   out += "<col class=\"c-what\"></colgroup><thead><tr><th>Step</th>";
   for (Lane lane : all_lanes()) {
@@ -115,9 +122,8 @@ void append_head_row(std::string& out) {
 
 void append_step(std::string& out, const TimelineStep& s, const std::vector<std::string>& before,
                  std::size_t columns) {
-  out += fmt::format(
-      "<tbody class=\"step{}{}\" id=\"step-{}\" data-step=\"{}\" tabindex=\"0\">",
-      s.breaks ? " breaks" : "", s.breaks ? " open" : "", s.number, s.number);
+  out += fmt::format("<tbody class=\"step{}{}\" id=\"step-{}\" data-step=\"{}\" tabindex=\"0\">",
+                     s.breaks ? " breaks" : "", s.breaks ? " open" : "", s.number, s.number);
   out += fmt::format("<tr class=\"main\"><td class=\"num\"><span class=\"dot\">{}</span></td>",
                      s.number);
   for (Lane lane : all_lanes()) {
@@ -144,8 +150,8 @@ void append_step(std::string& out, const TimelineStep& s, const std::vector<std:
     }
     out += "</td>";
   }
-  out += fmt::format("<td class=\"what\"><span class=\"comment\">{}</span>",
-                     html_escape(s.comment));
+  out +=
+      fmt::format("<td class=\"what\"><span class=\"comment\">{}</span>", html_escape(s.comment));
   for (const std::string& v : s.violations) {
     out += fmt::format("<span class=\"badge{}\">&#x2716; {}</span> ", s.breaks ? "" : " also",
                        html_escape(v));

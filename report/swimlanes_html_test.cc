@@ -49,7 +49,8 @@ Timeline sample(bool with_break = true) {
   s2.causes = {{1, 0}};
   s2.state = s1.state;
   s2.breaks = with_break;
-  if (with_break) s2.violations = {"no-double-victim: " + kHostile};
+  if (with_break)
+    s2.violations = {"no-double-victim: " + kHostile};
   t.steps = {s1, s2};
   return t;
 }
@@ -111,8 +112,8 @@ TEST(SwimlanesHtml, ShowsWhatEachStepChanged) {
 
 TEST(SwimlanesHtml, ReferencesNothingOutsideItself) {
   const std::string html = render_swimlanes_html(sample());
-  for (const char* banned : {"http", "https", "<script src", "<link", "@import", "src=\"",
-                             "href=\"", "@font-face"}) {
+  for (const char* banned :
+       {"http", "https", "<script src", "<link", "@import", "src=\"", "href=\"", "@font-face"}) {
     EXPECT_EQ(count(html, banned), 0u) << banned;
   }
   // The one url() is the arrowhead marker, a reference inside the page.

@@ -8,8 +8,8 @@
 #include <memory>
 #include <set>
 
-#include "impl/show.h"
 #include "impl/mechanisms.h"
+#include "impl/show.h"
 #include "spec/property.h"
 
 namespace preemptcheck::report {
@@ -17,21 +17,26 @@ namespace {
 
 std::string object_line(const Cluster& c, const PodObj& o) {
   std::string s = o.node != kNoNode ? fmt::format("on {}", c.node_name(o.node)) : "pending";
-  if (o.nominated != kNoNode) s += fmt::format(", nominated to {}", c.node_name(o.nominated));
-  if (o.terminating) s += ", terminating";
-  if (o.disruption_target) s += ", DisruptionTarget";
+  if (o.nominated != kNoNode)
+    s += fmt::format(", nominated to {}", c.node_name(o.nominated));
+  if (o.terminating)
+    s += ", terminating";
+  if (o.disruption_target)
+    s += ", DisruptionTarget";
   return s;
 }
 
 std::string join(const std::vector<std::string>& words, std::string_view sep) {
   std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : std::string(sep)) + w;
+  for (const std::string& w : words)
+    out += (out.empty() ? "" : std::string(sep)) + w;
   return out;
 }
 
 std::string labels_line(const std::map<std::string, std::string>& labels) {
   std::vector<std::string> kv;
-  for (const auto& [k, v] : labels) kv.push_back(fmt::format("{}={}", k, v));
+  for (const auto& [k, v] : labels)
+    kv.push_back(fmt::format("{}={}", k, v));
   return join(kv, ",");
 }
 
@@ -41,12 +46,15 @@ std::vector<std::string> cluster_lines(const Scenario& s) {
     out.push_back(fmt::format("node {}: cpu {}, memory {}", n.name, n.cpu, n.memory));
   }
   for (const PodSpec& p : s.pods) {
-    std::string line = fmt::format("pod {}: priority {}, cpu {}, memory {}, {}", p.name,
-                                   p.priority, p.cpu, p.memory,
-                                   p.node.empty() ? std::string("pending") : "on " + p.node);
-    if (p.arrives_later) line += ", arrives later";
-    if (p.preempt_never) line += ", preemptionPolicy Never";
-    if (!p.labels.empty()) line += fmt::format(", labels {}", labels_line(p.labels));
+    std::string line =
+        fmt::format("pod {}: priority {}, cpu {}, memory {}, {}", p.name, p.priority, p.cpu,
+                    p.memory, p.node.empty() ? std::string("pending") : "on " + p.node);
+    if (p.arrives_later)
+      line += ", arrives later";
+    if (p.preempt_never)
+      line += ", preemptionPolicy Never";
+    if (!p.labels.empty())
+      line += fmt::format(", labels {}", labels_line(p.labels));
     out.push_back(std::move(line));
   }
   for (const PdbSpec& b : s.pdbs) {
@@ -69,7 +77,8 @@ std::string switches_line(const Scenario& s) {
   std::string out = fmt::format("profile {}", s.profile);
   if (const auto base = profile(s.profile)) {
     const std::vector<std::string> diffs = differences(s.mechanisms, *base);
-    if (!diffs.empty()) out += " " + join(diffs, " ");
+    if (!diffs.empty())
+      out += " " + join(diffs, " ");
   }
   return out + fmt::format("  \u2014  {}", describe(s.mechanisms));
 }
@@ -154,9 +163,12 @@ std::string found_by_text(const Counterexample& cx) {
   const FoundBy& f = cx.found_by;
   std::string out = fmt::format("{}{}, {} step{}", f.method, f.shortest ? " (shortest)" : "",
                                 cx.steps.size(), cx.steps.size() == 1 ? "" : "s");
-  if (f.states > 0) out += fmt::format(", {} states searched", f.states);
-  if (f.seed) out += fmt::format(", seed {}", *f.seed);
-  if (!f.shrunk.empty()) out += fmt::format(", shrunk {}", f.shrunk);
+  if (f.states > 0)
+    out += fmt::format(", {} states searched", f.states);
+  if (f.seed)
+    out += fmt::format(", seed {}", *f.seed);
+  if (!f.shrunk.empty())
+    out += fmt::format(", shrunk {}", f.shrunk);
   return out;
 }
 
@@ -166,7 +178,8 @@ TimelineSource timeline_source(const Counterexample& cx, const Scenario& run,
   source.property = cx.property;
   source.message = cx.message;
   source.scenario = run;
-  for (const CounterexampleStep& s : cx.steps) source.actions.push_back(s.action);
+  for (const CounterexampleStep& s : cx.steps)
+    source.actions.push_back(s.action);
   source.found_by = found_by_text(cx);
   source.reproduce = std::move(reproduce);
   return source;
@@ -175,9 +188,11 @@ TimelineSource timeline_source(const Counterexample& cx, const Scenario& run,
 std::vector<std::string> padded_state_lines(const World& w) {
   const auto lines = preemptcheck::state_lines(w);
   std::size_t width = 0;
-  for (const auto& line : lines) width = std::max(width, line.first.size());
+  for (const auto& line : lines)
+    width = std::max(width, line.first.size());
   std::vector<std::string> out;
-  for (const auto& [key, value] : lines) out.push_back(fmt::format("{:<{}}  {}", key, width, value));
+  for (const auto& [key, value] : lines)
+    out.push_back(fmt::format("{:<{}}  {}", key, width, value));
   return out;
 }
 
@@ -239,22 +254,26 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedu
       undelivered.pop_front();
       kept -= 1;
     }
-    if (delivered) s.causes.push_back(*delivered);
+    if (delivered)
+      s.causes.push_back(*delivered);
     if (a.kind == ActionKind::kTerminate) {
       const auto it = terminating_write.find(a.pod);
-      if (it != terminating_write.end()) s.causes.push_back(it->second);
+      if (it != terminating_write.end())
+        s.causes.push_back(it->second);
     }
     const EventQueue& events = step.after.events();
     for (std::size_t e = kept; e < events.size(); ++e) {
       const TimelineCause at{number, static_cast<int>(s.writes.size())};
       s.writes.push_back(event_line(c, events[e]));
       undelivered.push_back(at);
-      if (events[e].obj.terminating) terminating_write.try_emplace(events[e].pod, at);
+      if (events[e].obj.terminating)
+        terminating_write.try_emplace(events[e].pod, at);
     }
 
     for (const auto& [property, message] : step.findings.violated) {
       const std::string name(spec::property_def(property).name);
-      if (!broken.insert(name).second) continue;
+      if (!broken.insert(name).second)
+        continue;
       s.violations.push_back(fmt::format("{}: {}", name, message));
       if (name == source.property && !marked) {
         s.breaks = true;

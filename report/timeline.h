@@ -22,12 +22,12 @@ using StateLines = std::function<std::vector<std::string>(const World&)>;
 
 /// A counterexample as the adapter needs it.
 struct TimelineSource {
-  std::string property;        ///< the violated safety property, e.g. "no-double-victim"
-  std::string message;         ///< its one-line message as recorded
-  Scenario scenario;           ///< with the profile and mechanisms to replay under
-  std::vector<Action> actions; ///< the steps, in order
-  std::string found_by;        ///< how it was found; may be empty
-  std::string reproduce;       ///< the command that replays it
+  std::string property;         ///< the violated safety property, e.g. "no-double-victim"
+  std::string message;          ///< its one-line message as recorded
+  Scenario scenario;            ///< with the profile and mechanisms to replay under
+  std::vector<Action> actions;  ///< the steps, in order
+  std::string found_by;         ///< how it was found; may be empty
+  std::string reproduce;        ///< the command that replays it
 };
 
 /// How a counterexample was found, in one line: "breadth-first (shortest), 4 steps, 57 states
@@ -49,8 +49,8 @@ std::vector<std::string> padded_state_lines(const World& w);
 /// `flush` the queue's flush; `create` the users.
 Lane lane_of(ActionKind kind);
 
-/// Replays `source.actions` (replay_schedule) on a fresh World of `source.scenario`, recording per step its
-/// lane, its comment (describe_step), its API-server writes and their causes, the state
+/// Replays `source.actions` (replay_schedule) on a fresh World of `source.scenario`, recording per
+/// step its lane, its comment (describe_step), its API-server writes and their causes, the state
 /// lines after it (from `state_lines`), the properties the spec monitors find broken there
 /// (each property at its first break only), and marks the first step where
 /// `source.property` breaks. On a step that is not enabled returns nothing and sets `error`.

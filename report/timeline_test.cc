@@ -16,9 +16,9 @@ using test::pod;
 
 // The default scenario's core: two running victims, and p-high needs the whole node.
 Scenario two_victims(std::string_view inflight) {
-  Scenario s = test::scenario({test::node("node-a", 4)},
-                              {pod("v1", 1, 2, "node-a"), pod("v2", 1, 2, "node-a"),
-                               pod("p-high", 100, 4)});
+  Scenario s =
+      test::scenario({test::node("node-a", 4)},
+                     {pod("v1", 1, 2, "node-a"), pod("v2", 1, 2, "node-a"), pod("p-high", 100, 4)});
   EXPECT_FALSE(set_mechanism(s.mechanisms, "inflight", inflight).has_value());
   return s;
 }
@@ -42,7 +42,8 @@ TimelineSource source_of(const Scenario& s, const std::vector<std::string>& line
   src.reproduce = "preemptcheck replay x.yaml";
   const Cluster cluster(s);
   const World w(cluster);
-  for (const std::string& line : lines) src.actions.push_back(action(w, line));
+  for (const std::string& line : lines)
+    src.actions.push_back(action(w, line));
   return src;
 }
 
@@ -69,7 +70,8 @@ TEST(Timeline, MarksTheStepWhereThePropertyBreaks) {
   const auto t = make_timeline(source_of(two_victims("off"), kDoubleVictim), fake_state, error);
   ASSERT_TRUE(t.has_value()) << error;
   ASSERT_EQ(t->steps.size(), 4u);
-  for (const TimelineStep& s : t->steps) EXPECT_EQ(s.breaks, s.number == 4) << s.number;
+  for (const TimelineStep& s : t->steps)
+    EXPECT_EQ(s.breaks, s.number == 4) << s.number;
   ASSERT_EQ(t->steps[3].violations.size(), 1u);
   EXPECT_EQ(t->steps[3].violations[0].rfind("no-double-victim: ", 0), 0u);
   EXPECT_EQ(t->steps[0].lane, Lane::kSchedulingThread);
@@ -112,7 +114,8 @@ TEST(Timeline, LinksTerminateToTheEvictionThatSetTheDeletion) {
   w.enabled_actions(enabled);
   std::optional<Action> evict;
   for (const Action& a : enabled) {
-    if (a.kind == ActionKind::kEvict) evict = a;
+    if (a.kind == ActionKind::kEvict)
+      evict = a;
   }
   ASSERT_TRUE(evict.has_value());
   const std::string victim = w.cluster().pod_name(evict->victim);

@@ -18,7 +18,8 @@ Ledger::Ledger(const Cluster& cluster) {
 PodSet Ledger::chosen_by_others(PodId except) const {
   PodSet out = 0;
   for (PodId q = 0; q < chosen_by_.size(); ++q) {
-    if (q != except) out |= chosen_by_[q];
+    if (q != except)
+      out |= chosen_by_[q];
   }
   return out;
 }
@@ -26,8 +27,8 @@ PodSet Ledger::chosen_by_others(PodId except) const {
 std::uint64_t Ledger::busy_nodes_evaluated(const World& before, const StepReport& step) const {
   // Only a cycle that reached the dry run evaluates nodes for preemption: one that found no
   // fit and was eligible to preempt.
-  if (!step.cycle || (step.decision.kind != Kind::kPreempt &&
-                      step.decision.kind != Kind::kNoCandidate)) {
+  if (!step.cycle ||
+      (step.decision.kind != Kind::kPreempt && step.decision.kind != Kind::kNoCandidate)) {
     return 0;
   }
   const Cluster& c = before.cluster();
@@ -44,25 +45,30 @@ std::uint64_t Ledger::busy_nodes_evaluated(const World& before, const StepReport
 
 void Ledger::record(const StepReport& step, const World& after) {
   const PodId p = step.pod;
-  if (step.cycle && step.decision.kind == Kind::kPreempt) chosen_by_[p] |= step.decision.to_evict;
+  if (step.cycle && step.decision.kind == Kind::kPreempt)
+    chosen_by_[p] |= step.decision.to_evict;
   // A pod that is gone is no longer anyone's pending victim, and nominated nowhere.
   for (PodId v : pods_in(step.deleted)) {
-    for (PodSet& s : chosen_by_) s &= ~pod_bit(v);
+    for (PodSet& s : chosen_by_)
+      s &= ~pod_bit(v);
     standing_[v] = kNoNode;
   }
   // A failed eviction gives up its victims: they are no longer chosen. A restart gives up
   // every lost job's victims whose deletion had not started.
   if (step.abandoned != 0 && step.action.kind == ActionKind::kRestart) {
-    for (PodSet& s : chosen_by_) s &= ~step.abandoned;
+    for (PodSet& s : chosen_by_)
+      s &= ~step.abandoned;
   } else if (step.abandoned != 0) {
     chosen_by_[step.action.pod] &= ~step.abandoned;
   }
   // Lower-priority nominations cleared by a preemption are revoked.
-  for (PodId q : pods_in(step.cleared)) standing_[q] = kNoNode;
-  if (!step.cycle) return;
+  for (PodId q : pods_in(step.cleared))
+    standing_[q] = kNoNode;
+  if (!step.cycle)
+    return;
   switch (step.decision.kind) {
-    case Kind::kBind:          // the nomination is consumed
-    case Kind::kNoCandidate:   // PostFilter cleared it
+    case Kind::kBind:         // the nomination is consumed
+    case Kind::kNoCandidate:  // PostFilter cleared it
       standing_[p] = kNoNode;
       return;
     case Kind::kPreempt: {

@@ -29,8 +29,10 @@ struct Path {
   StepReport run(std::string_view line) {
     std::string error;
     const std::optional<Action> a = parse_action(line, world.cluster(), &error);
-    if (!a) throw std::invalid_argument(std::string(line) + ": " + error);
-    if (!world.is_enabled(*a)) throw std::logic_error(std::string(line) + " is not enabled");
+    if (!a)
+      throw std::invalid_argument(std::string(line) + ": " + error);
+    if (!world.is_enabled(*a))
+      throw std::logic_error(std::string(line) + " is not enabled");
     const World before = world;
     const StepReport step = world.apply(*a);
     last = Findings{};
@@ -96,9 +98,9 @@ TEST(specLedger, BindingConsumesTheNomination) {
 // still has it in activeQ and runs its cycle: the preemption it decides leaves no standing
 // nomination, since its status patch finds no pod.
 TEST(specLedger, ADeletedPodNominatesNothing) {
-  Scenario s = scenario({node("n1", 200), node("n2", 300)},
-                        {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200),
-                         later(pod("p3", 2, 300))});
+  Scenario s = scenario(
+      {node("n1", 200), node("n2", 300)},
+      {pod("v1", 0, 100, "n1"), pod("p1", 0, 100), pod("p2", 1, 200), later(pod("p3", 2, 300))});
   s.faults.binding_failures = 1;
   Path path(std::move(s));
   const PodId p2 = path.id("p2");

@@ -25,7 +25,8 @@ void check_double_victim(const World& before, const Ledger& ledger, const StepRe
   const Cluster& c = before.cluster();
   for (PodId v : pods_in(step.decision.to_evict)) {
     for (PodId q = 0; q < c.pod_count(); ++q) {
-      if (!has_pod(ledger.chosen_by(q), v)) continue;
+      if (!has_pod(ledger.chosen_by(q), v))
+        continue;
       out.violated.emplace_back(
           Property::kNoDoubleVictim,
           fmt::format("{} chooses {} as a victim on {}, but {} already chose it and it is not "
@@ -47,20 +48,22 @@ void check_double_claim(const World& before, const Ledger& ledger, const StepRep
   PodSet claims = 0;
   PodSet lower_claims = 0;
   for (PodId q = 0; q < c.pod_count(); ++q) {
-    if (q == x || ledger.standing_nomination(q) != n) continue;
+    if (q == x || ledger.standing_nomination(q) != n)
+      continue;
     (c.priority(q) >= c.priority(x) ? claims : lower_claims) |= pod_bit(q);
   }
-  if (lower_claims != 0) out.reached.push_back(Property::kTakeover);
+  if (lower_claims != 0)
+    out.reached.push_back(Property::kTakeover);
   PodSet staying = before.ground_pods(n) & ~step.decision.victims & ~pod_bit(x);
   Resources total = before.sum_requests(claims | staying);
   total += c.request(x);
-  if (total.fits_in(c.capacity(n))) return;
+  if (total.fits_in(c.capacity(n)))
+    return;
   out.violated.emplace_back(
       Property::kNoDoubleClaim,
       fmt::format("{} is {} {} but does not fit beside {}{}{} ({})", c.pod_name(x),
-                  step.decision.kind == Kind::kBind ? "assumed on" : "nominated to",
-                  c.node_name(n), claims != 0 ? "the nomination of " : "",
-                  claims != 0 ? pod_names(c, claims) : "",
+                  step.decision.kind == Kind::kBind ? "assumed on" : "nominated to", c.node_name(n),
+                  claims != 0 ? "the nomination of " : "", claims != 0 ? pod_names(c, claims) : "",
                   staying != 0 ? fmt::format("{}the pods {}", claims != 0 ? " and " : "",
                                              pod_names(c, staying))
                                : "",
@@ -80,18 +83,19 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
   const NodeId held = ledger.standing_nomination(p);
   const PodSet earlier = ledger.chosen_by(p);
   const PodSet fresh = step.decision.to_evict;
-  if (earlier == 0 || held == kNoNode) return;
+  if (earlier == 0 || held == kNoNode)
+    return;
   const NodeId n = step.decision.node;
   if (held != n) {
-    if ((earlier & before.ground_pods(held)) == 0) return;
+    if ((earlier & before.ground_pods(held)) == 0)
+      return;
     out.violated.emplace_back(
         Property::kNoOverPreemption,
         fmt::format("{} moves its nomination to {}{} while its nomination to {} stands and "
                     "its victims {} there are still pending",
                     c.pod_name(p), c.node_name(n),
                     fresh != 0 ? fmt::format(" preempting {}", pod_names(c, fresh)) : "",
-                    c.node_name(held),
-                    pod_names(c, earlier & before.ground_pods(held))));
+                    c.node_name(held), pod_names(c, earlier & before.ground_pods(held))));
     return;
   }
   PodSet claims = 0;
@@ -100,12 +104,14 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
       claims |= pod_bit(q);
     }
   }
-  if (fresh == 0) return;
+  if (fresh == 0)
+    return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
   for (PodId w : pods_in(fresh)) {
     Resources total = before.sum_requests(remaining | claims | pod_bit(w));
     total += c.request(p);
-    if (!total.fits_in(c.capacity(n))) continue;
+    if (!total.fits_in(c.capacity(n)))
+      continue;
     out.violated.emplace_back(
         Property::kNoOverPreemption,
         fmt::format("{} preempts {} on {} although, once its earlier victims {} are gone, it "
@@ -121,7 +127,8 @@ void check_overcommit(const World& w, Findings& out) {
   for (NodeId n = 0; n < c.node_count(); ++n) {
     PodSet pods = w.ground_pods(n);
     Resources used = w.sum_requests(pods);
-    if (used.fits_in(c.capacity(n))) continue;
+    if (used.fits_in(c.capacity(n)))
+      continue;
     out.violated.emplace_back(Property::kNoOvercommit,
                               fmt::format("{} holds {} ({})", c.node_name(n), pod_names(c, pods),
                                           usage(used, c.capacity(n))));
@@ -142,10 +149,12 @@ std::optional<std::pair<PodId, CycleDecision>> stranded_pod(const World& w) {
 }
 
 void check_lost_wakeup(const World& w, Findings& out) {
-  if (!w.is_quiescent()) return;
+  if (!w.is_quiescent())
+    return;
   const Cluster& c = w.cluster();
   auto stranded = stranded_pod(w);
-  if (!stranded) return;
+  if (!stranded)
+    return;
   const auto& [p, d] = *stranded;
   out.violated.emplace_back(
       Property::kNoLostWakeup,
@@ -163,14 +172,16 @@ void check_expected_outcome(const World& w, Findings& out) {
     return;
   }
   for (PodId p : pods_in(c.expect_bound())) {
-    if (w.api(p).exists && w.api(p).node != kNoNode) continue;
-    out.violated.emplace_back(Property::kExpectedOutcome,
-                              fmt::format("the cluster has settled and {} is not bound",
-                                          c.pod_name(p)));
+    if (w.api(p).exists && w.api(p).node != kNoNode)
+      continue;
+    out.violated.emplace_back(
+        Property::kExpectedOutcome,
+        fmt::format("the cluster has settled and {} is not bound", c.pod_name(p)));
     return;
   }
   for (PodId p : pods_in(c.expect_not_bound())) {
-    if (!w.api(p).exists || w.api(p).node == kNoNode) continue;
+    if (!w.api(p).exists || w.api(p).node == kNoNode)
+      continue;
     out.violated.emplace_back(Property::kExpectedOutcome,
                               fmt::format("the cluster has settled and {} is bound to {}",
                                           c.pod_name(p), c.node_name(w.api(p).node)));
@@ -197,7 +208,8 @@ void check_step(const World& before, const StepReport& step, const World& after,
   const Cluster& c = before.cluster();
   if (step.cycle) {
     const CycleDecision& d = step.decision;
-    if (ledger.chosen_by(step.pod) != 0) out.reached.push_back(Property::kPreemptorRetried);
+    if (ledger.chosen_by(step.pod) != 0)
+      out.reached.push_back(Property::kPreemptorRetried);
     if (ledger.busy_nodes_evaluated(before, step) != 0) {
       out.reached.push_back(Property::kBusyNodeEvaluated);
     }
@@ -220,7 +232,8 @@ void check_step(const World& before, const StepReport& step, const World& after,
       }
     }
   }
-  if ((step.moved & before.gated()) != 0) out.reached.push_back(Property::kGatedPreemptorWoken);
+  if ((step.moved & before.gated()) != 0)
+    out.reached.push_back(Property::kGatedPreemptorWoken);
   ledger.record(step, after);
   check_state(after, out);
 }

@@ -48,7 +48,8 @@ const PropertyDef& property_def(Property p) { return property_table()[static_cas
 
 std::optional<Property> find_property(std::string_view name) {
   for (const PropertyDef& d : property_table()) {
-    if (d.name == name) return d.id;
+    if (d.name == name)
+      return d.id;
   }
   return std::nullopt;
 }

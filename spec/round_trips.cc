@@ -16,12 +16,15 @@
 namespace preemptcheck::spec {
 
 std::uint32_t parallel_depth(std::uint32_t n, std::uint32_t parallelism) {
-  if (n == 0) return 0;
+  if (n == 0)
+    return 0;
   // chunkSizeFor (pkg/scheduler/framework/parallelize/parallelism.go; commit not cited).
   auto chunk = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(n)));
   const std::uint32_t cap = n / parallelism + 1;
-  if (chunk > cap) chunk = cap;
-  if (chunk < 1) chunk = 1;
+  if (chunk > cap)
+    chunk = cap;
+  if (chunk < 1)
+    chunk = 1;
   const std::uint32_t chunks = (n + chunk - 1) / chunk;
   const std::uint32_t waves = (chunks + parallelism - 1) / parallelism;
   return waves * chunk;
@@ -29,7 +32,8 @@ std::uint32_t parallel_depth(std::uint32_t n, std::uint32_t parallelism) {
 
 BlockingRoundTrips blocking_round_trips(const World& before, const StepReport& step) {
   BlockingRoundTrips out;
-  if (!step.cycle || step.decision.kind != CycleDecision::Kind::kPreempt) return out;
+  if (!step.cycle || step.decision.kind != CycleDecision::Kind::kPreempt)
+    return out;
   const Cluster& c = before.cluster();
   const PodId p = step.pod;
   const NodeId n = step.decision.node;

@@ -15,13 +15,13 @@ namespace {
 TEST(specRoundTrips, ParallelDepthFollowsChunkSizeFor) {
   EXPECT_EQ(parallel_depth(0), 0u);
   EXPECT_EQ(parallel_depth(1), 1u);
-  EXPECT_EQ(parallel_depth(4), 1u);    // chunk min(2, 1) = 1: four workers, one piece each
+  EXPECT_EQ(parallel_depth(4), 1u);  // chunk min(2, 1) = 1: four workers, one piece each
   EXPECT_EQ(parallel_depth(15), 1u);
-  EXPECT_EQ(parallel_depth(16), 2u);   // chunk min(4, 2) = 2: eight chunks, one wave
-  EXPECT_EQ(parallel_depth(31), 2u);   // chunk 2: sixteen chunks, one wave
-  EXPECT_EQ(parallel_depth(32), 3u);   // chunk min(5, 3) = 3: eleven chunks
-  EXPECT_EQ(parallel_depth(48), 4u);   // chunk min(6, 4) = 4: twelve chunks
-  EXPECT_EQ(parallel_depth(3, 2), 2u); // two workers, chunk min(1, 2) = 1: two waves
+  EXPECT_EQ(parallel_depth(16), 2u);    // chunk min(4, 2) = 2: eight chunks, one wave
+  EXPECT_EQ(parallel_depth(31), 2u);    // chunk 2: sixteen chunks, one wave
+  EXPECT_EQ(parallel_depth(32), 3u);    // chunk min(5, 3) = 3: eleven chunks
+  EXPECT_EQ(parallel_depth(48), 4u);    // chunk min(6, 4) = 4: twelve chunks
+  EXPECT_EQ(parallel_depth(3, 2), 2u);  // two workers, chunk min(1, 2) = 1: two waves
 }
 
 TEST(specRoundTrips, OnlyAPreemptionCycleBlocks) {
