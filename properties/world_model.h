@@ -59,8 +59,8 @@ class WorldModel {
   /// words in blocks of eight — a bitmap of the blocks holding a nonzero word, then per such
   /// block a mask of its nonzero words, per such word a mask of its nonzero bytes, and last
   /// the nonzero bytes. Most of a World is its initial value (unused pod slots, empty queue
-  /// slots, untouched pods), so a state packs to a few dozen bytes instead of
-  /// sizeof(WorldState).
+  /// slots, untouched pods), so a state packs to a small part of sizeof(WorldState), 2,720
+  /// bytes. Only the blocks the World marks as changeable (World::changeable_blocks) are read.
   void pack(const WorldState& s, std::vector<std::byte>& out) const;
   /// The state whose encoding is exactly `in` (an output of pack()).
   WorldState unpack(std::span<const std::byte> in) const;
