@@ -1,6 +1,7 @@
-// FrontierStore: the states of one breadth-first level waiting to be expanded, in the most
-// compact form the model allows — packed bytes (PackedModel), a memcpy image (trivially
-// copyable State), or State objects otherwise.
+// FrontierStore: states waiting to be expanded, in the most compact form the model allows —
+// packed bytes (PackedModel), a memcpy image (trivially copyable State), or State objects
+// otherwise. LevelFrontier: one breadth-first level, made of the stores its states were
+// found in and the order in which the search reads them, so that a level is never copied.
 #pragma once
 
 #include <cstddef>
@@ -60,57 +61,6 @@ class FrontierStore {
     }
   }
 
-  /// The bytes state i takes in this store (offsets excluded).
-  std::size_t encoded_bytes(std::size_t i) const {
-    if constexpr (kRaw) {
-      return sizeof(State);
-    } else if constexpr (kPacked) {
-      return encoding(i).size();
-    } else {
-      return sizeof(State);
-    }
-  }
-
-  /// Makes room for `count` more states of `bytes` bytes in all, so that a store filled by
-  /// take() holds no more than it needs; may throw std::bad_alloc.
-  void reserve(std::size_t count, std::size_t bytes) {
-    if constexpr (kRaw || kPacked) {
-      bytes_.reserve(bytes_.size() + bytes);
-    }
-    if constexpr (kPacked && !kFixed) {
-      offsets_.reserve(offsets_.size() + count);
-    }
-    if constexpr (!kRaw && !kPacked) {
-      states_.reserve(states_.size() + count);
-    }
-  }
-
-  /// Appends state i of `other` (moved out of it when stored as an object); may throw
-  /// std::bad_alloc.
-  void take(FrontierStore& other, std::size_t i) {
-    if constexpr (kRaw) {
-      const std::byte* begin = other.bytes_.data() + i * sizeof(State);
-      bytes_.insert(bytes_.end(), begin, begin + sizeof(State));
-    } else if constexpr (kPacked) {
-      const std::span<const std::byte> from = other.encoding(i);
-      const std::size_t before = bytes_.size();
-      bytes_.insert(bytes_.end(), from.begin(), from.end());
-      if constexpr (kFixed) {
-        width_ = other.width_;
-        ++count_;
-      } else {
-        try {
-          offsets_.push_back(before);
-        } catch (...) {
-          bytes_.resize(before);
-          throw;
-        }
-      }
-    } else {
-      states_.push_back(std::move(other.states_[i]));
-    }
-  }
-
   /// Calls f(const State&) with state i.
   template <class F>
   void visit(const M& model, std::size_t i, F&& f) const {
@@ -147,6 +97,54 @@ class FrontierStore {
   std::vector<State> states_;
   std::size_t width_ = 0;
   std::size_t count_ = 0;
+};
+
+/// The states of one level in the order the search expands them: state i is state
+/// `order[i] & kIndexMask` of part `order[i] >> kPartShift`.
+template <Model M>
+class LevelFrontier {
+ public:
+  using State = typename M::State;
+  static constexpr unsigned kPartShift = 40;
+  static constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << kPartShift) - 1;
+
+  /// A level of one state.
+  static LevelFrontier single(const M& model, State&& state) {
+    LevelFrontier level;
+    level.parts_.emplace_back();
+    level.parts_.back().push(model, std::move(state));
+    level.order_.push_back(0);
+    return level;
+  }
+
+  /// A level made of `parts`, read in `order` (part << kPartShift | index, each naming a
+  /// state of a part).
+  LevelFrontier(std::vector<FrontierStore<M>> parts, std::vector<std::uint64_t> order)
+      : parts_(std::move(parts)), order_(std::move(order)) {}
+  LevelFrontier() = default;
+
+  std::size_t size() const { return order_.size(); }
+
+  /// Calls f(const State&) with state i.
+  template <class F>
+  void visit(const M& model, std::size_t i, F&& f) const {
+    const std::uint64_t at = order_[i];
+    parts_[at >> kPartShift].visit(model, static_cast<std::size_t>(at & kIndexMask),
+                                   std::forward<F>(f));
+  }
+
+  /// Bytes held, reserved room included.
+  std::size_t bytes() const {
+    std::size_t bytes = order_.capacity() * sizeof(std::uint64_t);
+    for (const FrontierStore<M>& part : parts_) {
+      bytes += part.bytes();
+    }
+    return bytes;
+  }
+
+ private:
+  std::vector<FrontierStore<M>> parts_;
+  std::vector<std::uint64_t> order_;
 };
 
 }  // namespace preemptcheck::checker

@@ -148,7 +148,7 @@ class LevelExplorer {
         return false;
       }
     }
-    frontier_.push(model_, std::move(initial));
+    frontier_ = LevelFrontier<M>::single(model_, std::move(initial));
     return true;
   }
 
@@ -258,7 +258,7 @@ class LevelExplorer {
 
   void stop_for(std::string_view limit) {
     release();
-    frontier_ = FrontierStore<M>();
+    frontier_ = LevelFrontier<M>();
     result_.limit = limit;  // short enough for the small-string buffer: no allocation
   }
 
@@ -318,7 +318,7 @@ class LevelExplorer {
   VisitedSet visited_;
   ChunkedArray<std::uint32_t> parent_;  // parent_[id - 1]: the state id was discovered from
   ChunkedArray<std::uint16_t> action_;  // action_[id - 1]: its index in enabled_actions
-  FrontierStore<M> frontier_;
+  LevelFrontier<M> frontier_;
   std::uint64_t transitions_ = 0;
   std::vector<bool> decided_;  // per property: its own counterexample is recorded
   std::size_t remaining_ = 0;  // `always` properties not yet decided

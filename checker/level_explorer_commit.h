@@ -140,15 +140,14 @@ bool LevelExplorer<M>::commit() {
 
   // Everything that can fail is done before anything is recorded.
   const bool go_on = bound == kNoKey;
-  FrontierStore<M> next;
+  // The next level is the workers' own stores, read in key order: nothing is copied.
+  std::vector<std::uint64_t> order;
+  std::vector<FrontierStore<M>> parts;
   if (go_on) {
-    std::size_t bytes = 0;
+    parts.reserve(workers_.size());
+    order.reserve(entries.size());
     for (const Entry& e : entries) {
-      bytes += workers_[e.worker]->found.encoded_bytes(e.index);
-    }
-    next.reserve(entries.size(), bytes);
-    for (const Entry& e : entries) {
-      next.take(workers_[e.worker]->found, e.index);
+      order.push_back(std::uint64_t{e.worker} << LevelFrontier<M>::kPartShift | e.index);
     }
   }
   const std::size_t more_bytes =
@@ -214,7 +213,14 @@ bool LevelExplorer<M>::commit() {
   if (max_states) {
     result_.limit = kMaxStatesLimit;
   }
-  frontier_ = std::move(next);
+  if (go_on) {
+    for (const auto& worker : workers_) {
+      parts.push_back(std::move(worker->found));
+    }
+    frontier_ = LevelFrontier<M>(std::move(parts), std::move(order));
+  } else {
+    frontier_ = LevelFrontier<M>();
+  }
   return go_on;
 }
 
