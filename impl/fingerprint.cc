@@ -89,8 +89,9 @@ std::uint64_t World::changeable_blocks() const {
     return blocks(offset, array.size() * sizeof(T));
   };
   const auto whole = [](std::size_t offset, std::size_t length) { return blocks(offset, length); };
-  // Every member but cluster_, in declaration order (world.h): a member added there and
-  // not here makes the round-trip test of the packed encoding fail.
+  // Every member but cluster_, in declaration order (world.h). A member added there and
+  // not here fails the packed encoding's test (properties/world_model_test.cc) as soon as
+  // one of its random walks changes that member.
   std::uint64_t b = 0;
   b |= used(offsetof(World, api_), api_);
   b |= used(offsetof(World, binding_), binding_);
