@@ -31,6 +31,8 @@ inline constexpr std::string_view kMaxDepthLimit = "max-depth";
 inline constexpr std::string_view kTimeLimit = "time-limit";
 inline constexpr std::string_view kMemoryLimit = "memory limit";
 inline constexpr std::string_view kOutOfMemory = "out of memory";
+/// A temporary file of the search (checker/temp_file.h) could not be written or read.
+inline constexpr std::string_view kTempFileLimit = "temporary file";
 
 /// Bounds on a search; an empty bound is no bound.
 ///  - max_states: at most this many distinct states are stored. The step that would discover
@@ -118,6 +120,8 @@ struct Summary {
   /// kMaxStatesLimit, kMaxDepthLimit or kTimeLimit when a limit stopped the search (even if
   /// a violation was already found), otherwise empty.
   std::string limit;
+  /// What went wrong, for kTempFileLimit: the file's directory and the system's error.
+  std::string limit_detail;
   Stats stats;
   std::vector<PropertyInfo> properties;  ///< the model's properties
   std::vector<bool> reached;             ///< per property index: a witness was reached

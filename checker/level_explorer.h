@@ -3,14 +3,14 @@
 // packed frontier, and with results identical to the sequential search for every thread
 // count.
 //
-// How one level runs: the level's states are split into chunks that worker threads take in
-// turn. Every successor is looked up in the visited set (read-only during the level); a
-// fingerprint not there is claimed in the LevelTable with the key (parent id << 16 | action
-// index), keeping the smallest key. The sequential search numbers states in exactly that
-// key order, so after the level the new states are sorted by key and given the next ids,
-// and the step that ends the search (the first violation, or the first new state past
-// max_states) is the smallest such key: only the steps below it are counted. Violations,
-// witnesses and counts found by the workers past that point are discarded.
+// How one level runs: the level's states are split into units of work (checker/frontier_store.h)
+// that worker threads take in turn, reading each store front to back. Every successor is looked up
+// in the visited set (read-only during the level); a fingerprint not there is claimed in the
+// LevelTable with the key (parent id << 16 | action index), keeping the smallest key. The
+// sequential search numbers states in exactly that key order, so after the level the new states are
+// sorted by key and given the next ids, and the step that ends the search (the first violation, or
+// the first new state past max_states) is the smallest such key: only the steps below it are
+// counted. Violations, witnesses and counts found by the workers past that point are discarded.
 //
 // This header holds the class and the level loop; the workers' expansion of a level is in
 // checker/level_explorer_workers.h and the end of a level in checker/level_explorer_commit.h,
@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -29,15 +30,60 @@
 #include <utility>
 #include <vector>
 
+#include "checker/chunk_pool.h"
 #include "checker/chunked_array.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
 #include "checker/frontier_store.h"
 #include "checker/level_table.h"
 #include "checker/model.h"
+#include "checker/temp_file.h"
+#include "checker/trace_store.h"
 #include "checker/visited_set.h"
 
 namespace preemptcheck::checker::detail {
+
+/// Room for a few successor states, built in place (no copy of a returned state) and looked
+/// up together, so that their visited-set lookups wait for memory at the same time.
+template <class State, std::size_t N>
+class SuccessorBatch {
+ public:
+  static constexpr std::size_t kSize = N;
+
+  SuccessorBatch() = default;
+  SuccessorBatch(const SuccessorBatch&) = delete;
+  SuccessorBatch& operator=(const SuccessorBatch&) = delete;
+  ~SuccessorBatch() {
+    for (std::size_t k = 0; k < N; ++k) {
+      destroy(k);
+    }
+  }
+
+  /// Makes slot k the state `make()` returns.
+  template <class F>
+  State& make(std::size_t k, F&& make) {
+    destroy(k);
+    State* state = ::new (static_cast<void*>(storage_[k].data())) State(make());
+    live_[k] = true;
+    return *state;
+  }
+
+  State& operator[](std::size_t k) {
+    return *std::launder(reinterpret_cast<State*>(storage_[k].data()));
+  }
+
+ private:
+  void destroy(std::size_t k) {
+    if (live_[k]) {
+      (*this)[k].~State();
+      live_[k] = false;
+    }
+  }
+
+  struct alignas(State) Storage : std::array<std::byte, sizeof(State)> {};
+  std::array<Storage, N> storage_;
+  std::array<bool, N> live_{};
+};
 
 /// The level-synchronous breadth-first search; see explore().
 template <Model M>
@@ -64,19 +110,30 @@ class LevelExplorer {
       search();
     } catch (const std::bad_alloc&) {
       stop_for(kOutOfMemory);
+    } catch (const TempFileError& e) {
+      stop_for(kTempFileLimit);
+      result_.limit_detail = e.what();
     }
     return finish_result(result_, visited_.size(), transitions_, clock_.seconds(), memory_bytes());
   }
 
  private:
   static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
+  // Successors of one state looked up together.
+  static constexpr std::size_t kBatch = 8;
+  // The chunk pool's bytes in use past which the frontier's filled chunks go to its
+  // temporary files (checker/frontier_store.h).
+  static constexpr std::size_t kFrontierMemory = std::size_t{64} << 20;
 
   // What one worker found in a level.
   struct Worker {
+    Worker(ChunkPool& pool, std::size_t spill_bytes) : found(pool, spill_bytes), found_fps(pool) {}
     FrontierStore<M> found;                // the states this worker claimed first
-    std::vector<std::uint64_t> found_fps;  // their fingerprints
+    PooledArray<std::uint64_t> found_fps;  // their fingerprints
     std::vector<Action> actions;
-    Observation obs;
+    SuccessorBatch<State, kBatch> next;  // successors being looked up
+    std::array<Observation, kBatch> next_obs;
+    std::array<std::uint64_t, kBatch> next_fp{};
     std::uint64_t first_key = kNoKey;  // its smallest violating step
     Observation first_obs;
     std::uint64_t first_fp = 0;
@@ -87,13 +144,19 @@ class LevelExplorer {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> violating;  // (key, fingerprint)
     // Where it left off when the table filled.
     bool pending = false;
-    std::size_t pos = 0;
-    std::size_t end = 0;
+    std::size_t unit = 0;
+    std::uint32_t index = 0;
     std::size_t action = 0;
     bool full = false;
     std::uint64_t steps = 0;  // for progress only
-    std::atomic<std::uint64_t> found_bytes{0};
     std::exception_ptr error;
+  };
+
+  // A new state of a level: its step key, and where it is among the workers' finds.
+  struct Entry {
+    std::uint64_t key;
+    std::uint32_t worker;
+    std::uint32_t index;
   };
 
   // A violation chosen at the end of a level, before its path is rebuilt.
@@ -148,7 +211,7 @@ class LevelExplorer {
         return false;
       }
     }
-    frontier_ = LevelFrontier<M>::single(model_, std::move(initial));
+    frontier_ = LevelFrontier<M>::single(model_, pool_, std::move(initial));
     return true;
   }
 
@@ -156,13 +219,12 @@ class LevelExplorer {
   bool any_enabled() {
     std::vector<Action> actions;
     bool any = false;
-    for (std::size_t i = 0; i < frontier_.size() && !any; ++i) {
-      frontier_.visit(model_, i, [&](const State& s) {
-        actions.clear();
-        model_.enabled_actions(s, actions);
-        any = !actions.empty();
-      });
-    }
+    frontier_.for_each(model_, [&](const State& s) {
+      actions.clear();
+      model_.enabled_actions(s, actions);
+      any = !actions.empty();
+      return !any;
+    });
     return any;
   }
 
@@ -177,11 +239,16 @@ class LevelExplorer {
     if (!fits(slots * 2 * sizeof(std::uint64_t))) {
       return false;
     }
-    table_ = std::make_unique<LevelTable>(slots);
+    if (table_) {
+      table_->reset(slots);
+    } else {
+      table_ = std::make_unique<LevelTable>(slots);
+    }
     succ_.assign(level_size_, 0);
+    units_ = frontier_.units();
     workers_.clear();
     for (unsigned w = 0; w < threads_; ++w) {
-      workers_.push_back(std::make_unique<Worker>());
+      workers_.push_back(std::make_unique<Worker>(pool_, kFrontierMemory));
       Worker& worker = *workers_.back();
       const std::size_t count = result_.properties.size();
       worker.reached_key.assign(count, kNoKey);
@@ -191,8 +258,7 @@ class LevelExplorer {
         worker.property_fp.assign(count, 0);
       }
     }
-    chunk_ = std::max<std::size_t>(1, std::min<std::size_t>(256, level_size_ / (threads_ * 8)));
-    next_chunk_.store(0);
+    next_unit_.store(0);
     stop_parent_.store(kNoKey);
     abort_.store(false);
     oom_.store(false);
@@ -235,8 +301,8 @@ class LevelExplorer {
   // The workers' expansion of a level (checker/level_explorer_workers.h).
   void run_workers();
   void work(unsigned w);
-  bool expand(Worker& worker, std::size_t i, std::uint64_t id);
-  void note(Worker& worker, std::uint64_t key, std::uint64_t fingerprint);
+  bool expand(Worker& worker, const State& state, std::uint64_t id);
+  void note(Worker& worker, const Observation& obs, std::uint64_t key, std::uint64_t fingerprint);
 
   // The end of a level (checker/level_explorer_commit.h).
   bool commit();
@@ -248,28 +314,24 @@ class LevelExplorer {
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
-  // Frees the level's tables and buffers.
-  void release() {
-    table_.reset();
-    workers_.clear();
-    succ_.clear();
-    succ_.shrink_to_fit();
-  }
+  // Frees the level's buffers; the table, the step counts and the pool's chunks are kept
+  // for the next level.
+  void release() { workers_.clear(); }
 
   void stop_for(std::string_view limit) {
     release();
+    table_.reset();
     frontier_ = LevelFrontier<M>();
     result_.limit = limit;  // short enough for the small-string buffer: no allocation
   }
 
   std::uint64_t memory_bytes() const {
-    std::uint64_t bytes = visited_.bytes() + parent_.bytes() + action_.bytes() + frontier_.bytes() +
-                          succ_.capacity() * sizeof(std::uint32_t);
+    std::uint64_t bytes = visited_.bytes() + trace_.bytes() + pool_.bytes() + frontier_.bytes() +
+                          succ_.capacity() * sizeof(std::uint32_t) +
+                          units_.capacity() * sizeof(FrontierUnit) +
+                          before_.capacity() * sizeof(std::uint64_t);
     if (table_) {
       bytes += table_->bytes();
-    }
-    for (const auto& worker : workers_) {
-      bytes += worker->found_bytes.load(std::memory_order_relaxed);
     }
     return bytes;
   }
@@ -315,9 +377,9 @@ class LevelExplorer {
   const std::uint64_t capacity_;
   const Stopwatch clock_;
 
+  ChunkPool pool_;  // before everything that takes chunks from it
   VisitedSet visited_;
-  ChunkedArray<std::uint32_t> parent_;  // parent_[id - 1]: the state id was discovered from
-  ChunkedArray<std::uint16_t> action_;  // action_[id - 1]: its index in enabled_actions
+  TraceStore trace_;  // record id - 1: the state id was discovered from, and the action index
   LevelFrontier<M> frontier_;
   std::uint64_t transitions_ = 0;
   std::vector<bool> decided_;  // per property: its own counterexample is recorded
@@ -330,10 +392,14 @@ class LevelExplorer {
   std::uint64_t level_start_ = 0;
   std::size_t last_new_ = 0;
   std::unique_ptr<LevelTable> table_;
-  std::vector<std::uint32_t> succ_;  // succ_[i]: steps out of frontier state i
+  std::vector<std::uint32_t> succ_;  // succ_[i]: steps out of the level's state i (by id)
+  std::vector<FrontierUnit> units_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::size_t chunk_ = 1;
-  std::atomic<std::size_t> next_chunk_{0};
+  std::vector<std::vector<Entry>> sorted_;  // per worker, its new states by key
+  std::vector<Entry> entries_;              // the level's new states by key
+  std::vector<Entry> merged_;
+  std::vector<std::uint64_t> before_;  // before_[i]: steps out of the states before i
+  std::atomic<std::size_t> next_unit_{0};
   std::atomic<std::uint64_t> stop_parent_{kNoKey};
   std::atomic<bool> abort_{false};
   std::atomic<bool> oom_{false};

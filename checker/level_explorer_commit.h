@@ -29,20 +29,17 @@ namespace preemptcheck::checker::detail {
 // goes on.
 template <Model M>
 bool LevelExplorer<M>::commit() {
-  struct Entry {
-    std::uint64_t key;
-    std::uint32_t worker;
-    std::uint32_t index;
-  };
   // Each worker's new states, keyed and sorted on a thread of their own, then merged.
   // Keys are unique (one step reaches one state), so the order is the same for every
   // thread count.
   const auto by_key = [](const Entry& x, const Entry& y) { return x.key < y.key; };
-  std::vector<std::vector<Entry>> sorted(workers_.size());
+  std::vector<std::vector<Entry>>& sorted = sorted_;
+  sorted.resize(workers_.size());
   {
     const auto key_worker = [&](std::uint32_t w) {
       const auto& fps = workers_[w]->found_fps;
       std::vector<Entry>& list = sorted[w];
+      list.clear();
       list.reserve(fps.size());
       for (std::size_t i = 0; i < fps.size(); ++i) {
         list.push_back({table_->find_key(fps[i]), w, static_cast<std::uint32_t>(i)});
@@ -68,14 +65,14 @@ bool LevelExplorer<M>::commit() {
       std::rethrow_exception(error);
     }
   }
-  std::vector<Entry> entries = std::move(sorted[0]);
+  std::vector<Entry>& entries = entries_;
+  entries.swap(sorted[0]);
   for (std::size_t w = 1; w < sorted.size(); ++w) {
-    std::vector<Entry> merged;
-    merged.reserve(entries.size() + sorted[w].size());
+    merged_.clear();
+    merged_.reserve(entries.size() + sorted[w].size());
     std::merge(entries.begin(), entries.end(), sorted[w].begin(), sorted[w].end(),
-               std::back_inserter(merged), by_key);
-    entries = std::move(merged);
-    sorted[w] = std::vector<Entry>();
+               std::back_inserter(merged_), by_key);
+    entries.swap(merged_);
   }
 
   // The step that ends the search in this level, if any: every step below `bound` counts.
@@ -122,7 +119,8 @@ bool LevelExplorer<M>::commit() {
       entries.begin());
 
   // Steps before a key, counted in the sequential order.
-  std::vector<std::uint64_t> before(level_size_ + 1, 0);
+  std::vector<std::uint64_t>& before = before_;
+  before.assign(level_size_ + 1, 0);
   for (std::size_t i = 0; i < level_size_; ++i) {
     before[i + 1] = before[i] + succ_[i];
   }
@@ -140,30 +138,32 @@ bool LevelExplorer<M>::commit() {
 
   // Everything that can fail is done before anything is recorded.
   const bool go_on = bound == kNoKey;
-  // The next level is the workers' own stores, read in key order: nothing is copied.
-  std::vector<std::uint64_t> order;
+  // The next level is the workers' own stores, each state with the id its key gives it:
+  // nothing is copied.
+  std::vector<PooledArray<std::uint32_t>> ids;
   std::vector<FrontierStore<M>> parts;
   if (go_on) {
     parts.reserve(workers_.size());
-    order.reserve(entries.size());
-    for (const Entry& e : entries) {
-      order.push_back(std::uint64_t{e.worker} << LevelFrontier<M>::kPartShift | e.index);
+    ids.reserve(workers_.size());
+    for (const auto& worker : workers_) {
+      ids.emplace_back(pool_);
+      ids.back().resize(worker->found.size());
+    }
+    for (std::size_t r = 0; r < entries.size(); ++r) {
+      const Entry& e = entries[r];
+      ids[e.worker][e.index] = static_cast<std::uint32_t>(count + r);
     }
   }
-  const std::size_t more_bytes =
-      visited_.bytes_after_reserve(admitted) - visited_.bytes() +
-      (admitted + ChunkedArray<std::uint32_t>::kBlock) * (sizeof(std::uint32_t) + 2);
-  if (!fits(more_bytes)) {
+  if (!fits(visited_.bytes_after_reserve(admitted) - visited_.bytes())) {
     return false;
   }
   visited_.reserve(admitted);
-  parent_.reserve(count + admitted);
-  action_.reserve(count + admitted);
+  // Only a temporary file that cannot be written fails from here on (TempFileError), and
+  // that ends the search with nothing proven.
   for (std::size_t r = 0; r < admitted; ++r) {
     const Entry& e = entries[r];
     visited_.add(workers_[e.worker]->found_fps[e.index]);
-    parent_.push_back(static_cast<std::uint32_t>(key_parent(e.key)));
-    action_.push_back(key_action(e.key));
+    trace_.push_back(static_cast<std::uint32_t>(key_parent(e.key)), key_action(e.key));
   }
   // Violations and witnesses below the bound.
   std::vector<std::uint32_t> violating;
@@ -217,7 +217,7 @@ bool LevelExplorer<M>::commit() {
     for (const auto& worker : workers_) {
       parts.push_back(std::move(worker->found));
     }
-    frontier_ = LevelFrontier<M>(std::move(parts), std::move(order));
+    frontier_ = LevelFrontier<M>(std::move(parts), std::move(ids));
   } else {
     frontier_ = LevelFrontier<M>();
   }
@@ -241,8 +241,9 @@ template <Model M>
 auto LevelExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
     -> std::vector<Action> {
   std::vector<PathLink> links;
-  for (const std::uint32_t x : ids_from_root(id, [&](std::uint32_t y) { return parent_[y - 1]; })) {
-    links.push_back({visited_.fingerprints()[x], action_[x - 1]});
+  for (const std::uint32_t x :
+       ids_from_root(id, [&](std::uint32_t y) { return trace_.parent(y - 1); })) {
+    links.push_back({visited_.fingerprints()[x], trace_.action(x - 1)});
   }
   return replay_links(model_, links, last);
 }

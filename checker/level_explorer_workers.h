@@ -1,4 +1,4 @@
-// LevelExplorer's workers: how the threads share out one level's states in chunks, generate
+// LevelExplorer's workers: how the threads share out one level's states in units, generate
 // every step, claim new fingerprints in the LevelTable with the smallest step key, and note
 // the smallest key of each violation and witness — and how the first violation found lets
 // them skip every parent after it. Part of checker/level_explorer.h, which includes it.
@@ -34,41 +34,44 @@ void LevelExplorer<M>::run_workers() {
   work(0);
 }
 
-// One worker's loop: take chunks until none is left or the level must pause.
+// One worker's loop: take units until none is left or the level must pause.
 template <Model M>
 void LevelExplorer<M>::work(unsigned w) {
   Worker& worker = *workers_[w];
   try {
     for (;;) {
       if (!worker.pending) {
-        const std::size_t begin = next_chunk_.fetch_add(1) * chunk_;
-        if (begin >= level_size_) {
+        const std::size_t unit = next_unit_.fetch_add(1);
+        if (unit >= units_.size()) {
           return;
         }
-        worker.pos = begin;
-        worker.end = std::min(level_size_, begin + chunk_);
+        worker.unit = unit;
+        worker.index = units_[unit].first;
         worker.action = 0;
         worker.pending = true;
       }
-      for (; worker.pos < worker.end; ++worker.pos) {
-        if (abort_.load(std::memory_order_relaxed)) {
-          return;
-        }
-        const std::uint64_t id = level_start_ + worker.pos;
-        if (id > stop_parent_.load(std::memory_order_relaxed)) {
-          worker.pos = worker.end;
-          break;
-        }
-        if (!expand(worker, worker.pos, id)) {
-          worker.full = true;
-          return;
-        }
-        worker.action = 0;
+      bool stop = false;
+      frontier_.read(
+          model_, units_[worker.unit], worker.index,
+          [&](std::uint32_t id, std::uint32_t index, const State& state) {
+            worker.index = index;
+            if (abort_.load(std::memory_order_relaxed)) {
+              stop = true;
+              return false;
+            }
+            // No step from past the first violation's parent can count.
+            if (id <= stop_parent_.load(std::memory_order_relaxed) && !expand(worker, state, id)) {
+              worker.full = true;
+              stop = true;
+              return false;
+            }
+            worker.action = 0;
+            return true;
+          });
+      if (stop) {
+        return;
       }
       worker.pending = false;
-      worker.found_bytes.store(
-          worker.found.bytes() + worker.found_fps.capacity() * sizeof(std::uint64_t),
-          std::memory_order_relaxed);
       level_steps_.fetch_add(std::exchange(worker.steps, 0), std::memory_order_relaxed);
       if (w == 0 && !on_clock(false)) {
         abort_.store(true);
@@ -84,45 +87,59 @@ void LevelExplorer<M>::work(unsigned w) {
   }
 }
 
-// Generates the steps of frontier state i (id `id`) from worker.action on; returns false
-// when the level table must grow first (worker.action is where to resume).
+// Generates the steps of frontier state `state` (id `id`) from worker.action on; returns
+// false when the level table must grow first (worker.action is where to resume). The
+// successors are made kBatch at a time and their lookups started together (prefetched):
+// a lookup misses the cache twice, the slot and then the fingerprint it names, and a batch
+// waits for those once.
 template <Model M>
-bool LevelExplorer<M>::expand(Worker& worker, std::size_t i, std::uint64_t id) {
-  bool complete = true;
-  frontier_.visit(model_, i, [&](const State& state) {
-    worker.actions.clear();
-    model_.enabled_actions(state, worker.actions);
-    check_action_count(worker.actions.size());
-    succ_[i] = static_cast<std::uint32_t>(worker.actions.size());
-    for (std::size_t a = worker.action; a < worker.actions.size(); ++a) {
-      worker.obs.clear();
-      State next = model_.next_state(state, worker.actions[a], worker.obs);
-      const std::uint64_t fingerprint = model_.fingerprint(next);
+bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t id) {
+  worker.actions.clear();
+  model_.enabled_actions(state, worker.actions);
+  check_action_count(worker.actions.size());
+  const std::size_t count = worker.actions.size();
+  succ_[id - level_start_] = static_cast<std::uint32_t>(count);
+  for (std::size_t first = worker.action; first < count; first += kBatch) {
+    const std::size_t size = std::min(kBatch, count - first);
+    for (std::size_t k = 0; k < size; ++k) {
+      Observation& obs = worker.next_obs[k];
+      obs.clear();
+      const State& next = worker.next.make(
+          k, [&] { return model_.next_state(state, worker.actions[first + k], obs); });
+      worker.next_fp[k] = model_.fingerprint(next);
+      visited_.prefetch_slot(worker.next_fp[k]);
+    }
+    for (std::size_t k = 0; k < size; ++k) {
+      visited_.prefetch_id(worker.next_fp[k]);
+      table_->prefetch(worker.next_fp[k]);
+    }
+    for (std::size_t k = 0; k < size; ++k) {
+      const std::size_t a = first + k;
+      const std::uint64_t fingerprint = worker.next_fp[k];
       const std::uint64_t key = key_of(id, a);
       if (visited_.find(fingerprint) == VisitedSet::kNoId) {
         std::size_t slot = 0;
         const LevelTable::Claim claim = table_->claim(fingerprint, key, slot);
         if (claim == LevelTable::Claim::kFull) {
           worker.action = a;
-          complete = false;
-          return;
+          return false;
         }
         if (claim == LevelTable::Claim::kInserted) {
           worker.found_fps.push_back(fingerprint);
-          worker.found.push(model_, std::move(next));
+          worker.found.push(model_, std::move(worker.next[k]));
         }
       }
       ++worker.steps;
-      note(worker, key, fingerprint);
+      note(worker, worker.next_obs[k], key, fingerprint);
     }
-  });
-  return complete;
+  }
+  return true;
 }
 
 // Records what one step observed.
 template <Model M>
-void LevelExplorer<M>::note(Worker& worker, std::uint64_t key, std::uint64_t fingerprint) {
-  const Observation& obs = worker.obs;
+void LevelExplorer<M>::note(Worker& worker, const Observation& obs, std::uint64_t key,
+                            std::uint64_t fingerprint) {
   for (const std::size_t property : obs.reached) {
     check_property(property, result_.properties);
     worker.reached_key[property] = std::min(worker.reached_key[property], key);

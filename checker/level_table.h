@@ -39,6 +39,17 @@ class LevelTable {
   /// An empty table of `slots` slots (a power of two).
   explicit LevelTable(std::size_t slots) { allocate(slots); }
 
+  /// Empties the table and makes it `slots` slots (a power of two), reusing the memory it
+  /// holds when that is enough (single-threaded, no claim running). May throw
+  /// std::bad_alloc, leaving the table empty or as it was.
+  void reset(std::size_t slots) {
+    if (slots > allocated_) {
+      allocate(slots);
+      return;
+    }
+    clear(slots);
+  }
+
   /// Adds `fingerprint` with `key`, or lowers its key to `key`; `slot` receives its slot
   /// (slot_count() for the fingerprint 0). Thread-safe against other claims.
   Claim claim(std::uint64_t fingerprint, std::uint64_t key, std::size_t& slot) {
@@ -70,11 +81,17 @@ class LevelTable {
     }
   }
 
+  /// Starts loading the slot where claim(fingerprint, ...) begins.
+  void prefetch(std::uint64_t fingerprint) const {
+    __builtin_prefetch(&fingerprints_[spread_bits(fingerprint) & mask_]);
+  }
+
   std::size_t slot_count() const { return slots_; }
   std::size_t size() const {
     return size_.load(std::memory_order_relaxed) + (zero_present_.load() ? 1 : 0);
   }
-  std::size_t bytes() const { return slots_ * 2 * sizeof(std::uint64_t); }
+  /// Bytes held, reserved room included.
+  std::size_t bytes() const { return allocated_ * 2 * sizeof(std::uint64_t); }
 
   /// The key of `fingerprint`, which must be present (single-threaded, after the level).
   std::uint64_t find_key(std::uint64_t fingerprint) const {
@@ -102,6 +119,7 @@ class LevelTable {
     }
     fingerprints_ = std::move(bigger.fingerprints_);
     keys_ = std::move(bigger.keys_);
+    allocated_ = bigger.allocated_;
     slots_ = bigger.slots_;
     mask_ = bigger.mask_;
     max_fill_ = bigger.max_fill_;
@@ -115,8 +133,16 @@ class LevelTable {
   }
 
   void allocate(std::size_t slots) {
+    fingerprints_.reset();
+    keys_.reset();
+    allocated_ = 0;
     fingerprints_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
     keys_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
+    allocated_ = slots;
+    clear(slots);
+  }
+
+  void clear(std::size_t slots) {
     for (std::size_t i = 0; i < slots; ++i) {
       fingerprints_[i].store(0, std::memory_order_relaxed);
       keys_[i].store(kNoKey, std::memory_order_relaxed);
@@ -124,11 +150,15 @@ class LevelTable {
     slots_ = slots;
     mask_ = slots - 1;
     max_fill_ = slots / 10 * 7;
+    size_.store(0, std::memory_order_relaxed);
+    zero_key_.store(kNoKey, std::memory_order_relaxed);
+    zero_present_.store(false, std::memory_order_relaxed);
   }
 
   std::unique_ptr<std::atomic<std::uint64_t>[]> fingerprints_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> keys_;
-  std::size_t slots_ = 0;
+  std::size_t allocated_ = 0;  // slots the arrays have room for
+  std::size_t slots_ = 0;      // slots in use
   std::size_t mask_ = 0;
   std::size_t max_fill_ = 0;
   std::atomic<std::size_t> size_{0};

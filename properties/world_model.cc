@@ -10,6 +10,10 @@
 #include <limits>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace preemptcheck {
 namespace {
 
@@ -80,13 +84,6 @@ constexpr std::size_t kMaxPacked = kTopBytes + kBlocks + kWords + kWords * 8;
 
 static_assert(sizeof(WorldState) % 8 == 0, "a state is a whole number of words");
 
-// The word i of a state's bytes.
-std::uint64_t word_at(const unsigned char* bytes, std::size_t i) {
-  std::uint64_t w;
-  std::memcpy(&w, bytes + i * 8, 8);
-  return w;
-}
-
 // The number of bits set in a byte (a table: std::popcount may be a library call on the
 // baseline x86-64 target).
 constexpr std::array<unsigned char, 256> kBitCount = [] {
@@ -96,6 +93,14 @@ constexpr std::array<unsigned char, 256> kBitCount = [] {
   }
   return table;
 }();
+
+#if !defined(__SSE2__)
+// The word i of a state's bytes.
+std::uint64_t word_at(const unsigned char* bytes, std::size_t i) {
+  std::uint64_t w;
+  std::memcpy(&w, bytes + i * 8, 8);
+  return w;
+}
 
 // One bit per nonzero byte of w, byte k of memory order as bit k (little-endian words):
 // each byte's bits are folded into its lowest bit, and a multiplication gathers those.
@@ -107,13 +112,39 @@ unsigned byte_mask(std::uint64_t w) {
   t &= 0x0101010101010101ULL;
   return static_cast<unsigned>((t * 0x0102040810204080ULL) >> 56);
 }
+#endif
+
+// The nonzero bytes of the 64 bytes at a XOR the 64 bytes at b, as a mask (bit i: byte i),
+// and the XOR itself in `x`. SSE2, which every x86-64 has; elsewhere a word at a time.
+std::uint64_t xor_block(const unsigned char* a, const unsigned char* b, unsigned char* x) {
+#if defined(__SSE2__)
+  std::uint64_t zero = 0;
+  for (unsigned q = 0; q < 4; ++q) {
+    const __m128i d = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 16 * q)),
+                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * q)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(x + 16 * q), d);
+    zero |= static_cast<std::uint64_t>(
+                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128()))))
+            << (16 * q);
+  }
+  return ~zero;
+#else
+  std::uint64_t mask = 0;
+  for (unsigned k = 0; k < 8; ++k) {
+    const std::uint64_t w = word_at(a, k) ^ word_at(b, k);
+    std::memcpy(x + 8 * k, &w, 8);
+    mask |= std::uint64_t{byte_mask(w)} << (8 * k);
+  }
+  return mask;
+#endif
+}
 
 }  // namespace
 
 void WorldModel::pack(const WorldState& s, std::vector<std::byte>& out) const {
   const auto* image = reinterpret_cast<const unsigned char*>(&s);
   const auto* base = reinterpret_cast<const unsigned char*>(&reference_);
-  // The XOR with the reference, a nonzero word at a time: word masks and byte masks go in
+  // The XOR with the reference, a block at a time: word masks and byte masks go in
   // `masks`, the nonzero bytes in `literals`; the top bitmap is filled as blocks are seen.
   std::array<unsigned char, kTopBytes> top{};
   std::array<unsigned char, kBlocks + kWords> masks;
@@ -121,38 +152,40 @@ void WorldModel::pack(const WorldState& s, std::vector<std::byte>& out) const {
   std::size_t mask_count = 0;
   std::size_t literal_count = 0;
   // Only blocks that can differ from the reference are looked at: those the World marks
-  // for itself or for the reference, and the ledger's.
+  // for itself or for the reference, and the ledger's. The last block may be partial.
   static_assert(kBlocks <= 64 && World::kImageBlock == 64);
+  constexpr std::size_t kWhole = sizeof(WorldState) / 64;
   for (std::uint64_t scan = s.world.changeable_blocks() | fixed_blocks_; scan != 0;
        scan &= scan - 1) {
     const auto block = static_cast<std::size_t>(std::countr_zero(scan));
-    std::array<std::uint64_t, 8> x{};
-    std::uint64_t any = 0;
-    for (std::size_t k = 0; k < 8; ++k) {
-      const std::size_t i = std::min(block * 8 + k, kWords - 1);
-      x[k] = (block * 8 + k < kWords) ? word_at(image, i) ^ word_at(base, i) : 0;
-      any |= x[k];
+    alignas(16) unsigned char x[64];
+    std::uint64_t nonzero = 0;
+    if (block < kWhole) {
+      nonzero = xor_block(image + block * 64, base + block * 64, x);
+    } else {
+      // The partial last block, padded with zeros.
+      alignas(16) unsigned char a[64] = {};
+      alignas(16) unsigned char b[64] = {};
+      const std::size_t length = sizeof(WorldState) - block * 64;
+      std::memcpy(a, image + block * 64, length);
+      std::memcpy(b, base + block * 64, length);
+      nonzero = xor_block(a, b, x);
     }
-    if (any == 0) {
+    if (nonzero == 0) {
       continue;
     }
     unsigned word_mask = 0;
+    std::size_t word_at_mask = mask_count++;
     for (std::size_t k = 0; k < 8; ++k) {
-      word_mask |= (x[k] != 0 ? 1U : 0U) << k;
+      const auto bytes = static_cast<unsigned>((nonzero >> (8 * k)) & 0xFFU);
+      if (bytes != 0) {
+        word_mask |= 1U << k;
+        masks[mask_count++] = static_cast<unsigned char>(bytes);
+      }
     }
-    masks[mask_count++] = static_cast<unsigned char>(word_mask);
-    for (std::size_t k = 0; k < 8; ++k) {
-      if (x[k] == 0) {
-        continue;
-      }
-      const unsigned bytes = byte_mask(x[k]);
-      masks[mask_count++] = static_cast<unsigned char>(bytes);
-      unsigned char b[8];
-      std::memcpy(b, &x[k], 8);
-      for (unsigned j = 0; j < 8; ++j) {
-        literals[literal_count] = b[j];
-        literal_count += (bytes >> j) & 1U;
-      }
+    masks[word_at_mask] = static_cast<unsigned char>(word_mask);
+    for (std::uint64_t bits = nonzero; bits != 0; bits &= bits - 1) {
+      literals[literal_count++] = x[std::countr_zero(bits)];
     }
     top[block / 8] = static_cast<unsigned char>(top[block / 8] | 1U << (block % 8));
   }
@@ -192,19 +225,15 @@ WorldState WorldModel::unpack(std::span<const std::byte> in) const {
       continue;
     }
     const unsigned word_mask = bytes[mask_at++];
-    for (std::size_t k = 0; k < 8; ++k) {
-      if (((word_mask >> k) & 1U) == 0) {
-        continue;
-      }
-      const std::size_t i = block * 8 + k;
+    for (unsigned words = word_mask; words != 0; words &= words - 1) {
+      const std::size_t i = block * 8 + static_cast<std::size_t>(std::countr_zero(words));
       const unsigned byte_bits = bytes[mask_at++];
-      for (unsigned j = 0; j < 8; ++j) {
-        if ((byte_bits >> j) & 1U) {
-          if (literal_at >= in.size() || i * 8 + j >= sizeof(WorldState)) {
-            malformed();
-          }
-          image[i * 8 + j] ^= bytes[literal_at++];
-        }
+      if (i >= kWords || literal_at + kBitCount[byte_bits] > in.size()) {
+        malformed();
+      }
+      unsigned char* word = image + i * 8;
+      for (unsigned b = byte_bits; b != 0; b &= b - 1) {
+        word[std::countr_zero(b)] ^= bytes[literal_at++];
       }
     }
   }

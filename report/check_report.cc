@@ -34,7 +34,9 @@ std::string stats_line(const checker::Stats& s) {
 }
 
 // Why the search stopped: "at its max-states limit", "at the memory limit", "out of memory".
-std::string stop_words(std::string_view limit) {
+std::string stop_words(std::string_view limit, std::string_view detail) {
+  if (limit == checker::kTempFileLimit)
+    return fmt::format("because a temporary file failed: {}", detail);
   if (limit == checker::kMemoryLimit)
     return "at the memory limit (--max-memory)";
   if (limit == checker::kOutOfMemory)
@@ -120,7 +122,7 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
       fmt::print(out,
                  "result     INCOMPLETE: the search stopped {} after {} states; "
                  "nothing is proven (exit 3)\n",
-                 stop_words(r.limit), r.stats.states);
+                 stop_words(r.limit, r.limit_detail), r.stats.states);
       return;
     case checker::Outcome::kViolated:
       break;
@@ -146,7 +148,7 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
     fmt::print(out,
                "incomplete the search stopped {} after {} states; the properties not violated "
                "are not verified\n",
-               stop_words(r.limit), r.stats.states);
+               stop_words(r.limit, r.limit_detail), r.stats.states);
   }
   fmt::print(out, "(exit 1)\n");
 }
@@ -192,6 +194,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
   j["mechanisms"] = describe(scenario.mechanisms);
   j["outcome"] = checker::outcome_name(r.outcome);
   j["limit"] = r.limit;
+  if (!r.limit_detail.empty())
+    j["limit_detail"] = r.limit_detail;
   j["stats"] = {{"states", r.stats.states},
                 {"transitions", r.stats.transitions},
                 {"depth", r.stats.depth},

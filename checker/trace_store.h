@@ -1,0 +1,66 @@
+// TraceStore: each state's parent id and action index, by id, for rebuilding a
+// counterexample. The search appends them level by level and reads them back only for a
+// counterexample's few dozen steps, so all but the newest are kept in a temporary file
+// (checker/temp_file.h), as TLC keeps its trace, instead of in memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "checker/temp_file.h"
+
+namespace preemptcheck::checker {
+
+class TraceStore {
+ public:
+  /// Records kept in memory before they go to the file.
+  static constexpr std::size_t kTail = std::size_t{1} << 16;
+
+  TraceStore() { tail_.reserve(kTail); }
+
+  std::size_t size() const { return written_ + tail_.size(); }
+
+  /// Appends the record of the next id, writing the records held in memory to the file
+  /// first when there are kTail of them; throws TempFileError when the file cannot be
+  /// written, and nothing else.
+  void push_back(std::uint32_t parent, std::uint16_t action) {
+    if (tail_.size() == kTail) {
+      file_.append(tail_.data(), tail_.size() * sizeof(Record));
+      written_ += tail_.size();
+      tail_.clear();
+    }
+    tail_.push_back({parent, action, 0});
+  }
+
+  /// Record i's parent and action; throws TempFileError when the file cannot be read.
+  std::uint32_t parent(std::size_t i) const { return at(i).parent; }
+  std::uint16_t action(std::size_t i) const { return at(i).action; }
+
+  /// Bytes held in memory.
+  std::size_t bytes() const { return tail_.capacity() * sizeof(Record); }
+  /// Bytes in the file.
+  std::size_t file_bytes() const { return file_.size(); }
+
+ private:
+  struct Record {
+    std::uint32_t parent;
+    std::uint16_t action;
+    std::uint16_t unused;
+  };
+
+  Record at(std::size_t i) const {
+    if (i >= written_) {
+      return tail_[i - written_];
+    }
+    Record r{};
+    file_.read(i * sizeof(Record), &r, sizeof(Record));
+    return r;
+  }
+
+  TempFile file_;
+  std::size_t written_ = 0;  // records in the file
+  std::vector<Record> tail_;
+};
+
+}  // namespace preemptcheck::checker
