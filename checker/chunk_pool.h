@@ -74,7 +74,9 @@ class PooledArray {
 
   explicit PooledArray(ChunkPool& pool) : pool_(&pool) {}
   PooledArray(PooledArray&& other) noexcept
-      : pool_(other.pool_), chunks_(std::move(other.chunks_)), size_(std::exchange(other.size_, 0)) {
+      : pool_(other.pool_),
+        chunks_(std::move(other.chunks_)),
+        size_(std::exchange(other.size_, 0)) {
     other.chunks_.clear();
   }
   PooledArray& operator=(PooledArray&& other) noexcept {

@@ -40,11 +40,11 @@ struct NumberModel {
     }
   }
   State unpack(std::span<const std::byte> in) const {
-    EXPECT_EQ(in.size(), 4 + (static_cast<std::uint32_t>(in[0]) |
-                              static_cast<std::uint32_t>(in[1]) << 8 |
-                              static_cast<std::uint32_t>(in[2]) << 16 |
-                              static_cast<std::uint32_t>(in[3]) << 24) %
-                                 45);
+    EXPECT_EQ(
+        in.size(),
+        4 + (static_cast<std::uint32_t>(in[0]) | static_cast<std::uint32_t>(in[1]) << 8 |
+             static_cast<std::uint32_t>(in[2]) << 16 | static_cast<std::uint32_t>(in[3]) << 24) %
+                45);
     State s = 0;
     for (std::size_t i = 0; i < 4; ++i) {
       s |= static_cast<State>(in[i]) << (8 * i);

@@ -152,11 +152,13 @@ class LevelExplorer {
     std::exception_ptr error;
   };
 
-  // A new state of a level: its step key, and where it is among the workers' finds.
+  // A new state of a level: its step key, and its index among its worker's finds; twelve
+  // bytes, the key in two halves.
   struct Entry {
-    std::uint64_t key;
-    std::uint32_t worker;
+    std::uint32_t key_low;
+    std::uint32_t key_high;
     std::uint32_t index;
+    std::uint64_t key() const { return std::uint64_t{key_high} << 32 | key_low; }
   };
 
   // A violation chosen at the end of a level, before its path is rebuilt.
@@ -232,10 +234,10 @@ class LevelExplorer {
   bool expand_level() {
     level_size_ = frontier_.size();
     level_start_ = result_.level_starts.back();
-    std::size_t slots = 1U << 10;
-    while (slots / 10 * 7 < last_new_ + last_new_ / 2) {
-      slots *= 2;
-    }
+    // Room for a quarter more new states than the last level found; the table grows in the
+    // level if that is too few.
+    const std::size_t slots =
+        std::max<std::size_t>(1U << 10, (last_new_ + last_new_ / 4) / 7 * 10 + 16);
     if (!fits(slots * 2 * sizeof(std::uint64_t))) {
       return false;
     }
@@ -396,9 +398,7 @@ class LevelExplorer {
   std::vector<FrontierUnit> units_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::vector<Entry>> sorted_;  // per worker, its new states by key
-  std::vector<Entry> entries_;              // the level's new states by key
-  std::vector<Entry> merged_;
-  std::vector<std::uint64_t> before_;  // before_[i]: steps out of the states before i
+  std::vector<std::uint64_t> before_;       // before_[i]: steps out of the states before i
   std::atomic<std::size_t> next_unit_{0};
   std::atomic<std::uint64_t> stop_parent_{kNoKey};
   std::atomic<bool> abort_{false};

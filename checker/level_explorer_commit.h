@@ -29,10 +29,10 @@ namespace preemptcheck::checker::detail {
 // goes on.
 template <Model M>
 bool LevelExplorer<M>::commit() {
-  // Each worker's new states, keyed and sorted on a thread of their own, then merged.
-  // Keys are unique (one step reaches one state), so the order is the same for every
-  // thread count.
-  const auto by_key = [](const Entry& x, const Entry& y) { return x.key < y.key; };
+  // Each worker's new states, keyed and sorted on a thread of their own, then read in
+  // merged order (never copied into one list). Keys are unique (one step reaches one state),
+  // so the order is the same for every thread count.
+  const auto by_key = [](const Entry& x, const Entry& y) { return x.key() < y.key(); };
   std::vector<std::vector<Entry>>& sorted = sorted_;
   sorted.resize(workers_.size());
   {
@@ -42,7 +42,9 @@ bool LevelExplorer<M>::commit() {
       list.clear();
       list.reserve(fps.size());
       for (std::size_t i = 0; i < fps.size(); ++i) {
-        list.push_back({table_->find_key(fps[i]), w, static_cast<std::uint32_t>(i)});
+        const std::uint64_t key = table_->find_key(fps[i]);
+        list.push_back({static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
+                        static_cast<std::uint32_t>(i)});
       }
       std::sort(list.begin(), list.end(), by_key);
     };
@@ -65,15 +67,26 @@ bool LevelExplorer<M>::commit() {
       std::rethrow_exception(error);
     }
   }
-  std::vector<Entry>& entries = entries_;
-  entries.swap(sorted[0]);
-  for (std::size_t w = 1; w < sorted.size(); ++w) {
-    merged_.clear();
-    merged_.reserve(entries.size() + sorted[w].size());
-    std::merge(entries.begin(), entries.end(), sorted[w].begin(), sorted[w].end(),
-               std::back_inserter(merged_), by_key);
-    entries.swap(merged_);
+  std::size_t total = 0;
+  for (const std::vector<Entry>& list : sorted) {
+    total += list.size();
   }
+  // Calls f(rank, worker, entry) for the new states in key order while f returns true.
+  const auto in_key_order = [&](const auto& f) {
+    std::vector<std::size_t> head(sorted.size(), 0);
+    for (std::size_t rank = 0; rank < total; ++rank) {
+      std::size_t best = sorted.size();
+      for (std::size_t w = 0; w < sorted.size(); ++w) {
+        if (head[w] < sorted[w].size() &&
+            (best == sorted.size() || sorted[w][head[w]].key() < sorted[best][head[best]].key())) {
+          best = w;
+        }
+      }
+      if (!f(rank, best, sorted[best][head[best]++])) {
+        return;
+      }
+    }
+  };
 
   // The step that ends the search in this level, if any: every step below `bound` counts.
   std::uint64_t bound = kNoKey;
@@ -106,17 +119,25 @@ bool LevelExplorer<M>::commit() {
   }
   bool max_states = false;
   const std::uint64_t count = visited_.size();
-  if (count + entries.size() > capacity_) {
-    const std::uint64_t cut = entries[capacity_ - count].key;
+  if (count + total > capacity_) {
+    std::uint64_t cut = kNoKey;
+    in_key_order([&](std::size_t rank, std::size_t, const Entry& e) {
+      cut = e.key();
+      return rank < capacity_ - count;
+    });
     if (cut < bound) {
       bound = cut;
       max_states = true;
     }
   }
-  const auto admitted = static_cast<std::size_t>(
-      std::lower_bound(entries.begin(), entries.end(), bound,
-                       [](const Entry& e, std::uint64_t b) { return e.key < b; }) -
-      entries.begin());
+  std::size_t admitted = total;
+  if (bound != kNoKey) {
+    admitted = 0;
+    in_key_order([&](std::size_t, std::size_t, const Entry& e) {
+      admitted += e.key() < bound ? 1 : 0;
+      return e.key() < bound;
+    });
+  }
 
   // Steps before a key, counted in the sequential order.
   std::vector<std::uint64_t>& before = before_;
@@ -149,10 +170,6 @@ bool LevelExplorer<M>::commit() {
       ids.emplace_back(pool_);
       ids.back().resize(worker->found.size());
     }
-    for (std::size_t r = 0; r < entries.size(); ++r) {
-      const Entry& e = entries[r];
-      ids[e.worker][e.index] = static_cast<std::uint32_t>(count + r);
-    }
   }
   if (!fits(visited_.bytes_after_reserve(admitted) - visited_.bytes())) {
     return false;
@@ -160,10 +177,15 @@ bool LevelExplorer<M>::commit() {
   visited_.reserve(admitted);
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.
-  for (std::size_t r = 0; r < admitted; ++r) {
-    const Entry& e = entries[r];
-    visited_.add(workers_[e.worker]->found_fps[e.index]);
-    trace_.push_back(static_cast<std::uint32_t>(key_parent(e.key)), key_action(e.key));
+  if (admitted > 0) {
+    in_key_order([&](std::size_t rank, std::size_t w, const Entry& e) {
+      visited_.add(workers_[w]->found_fps[e.index]);
+      trace_.push_back(static_cast<std::uint32_t>(key_parent(e.key())), key_action(e.key()));
+      if (go_on) {
+        ids[w][e.index] = static_cast<std::uint32_t>(count + rank);
+      }
+      return rank + 1 < admitted;
+    });
   }
   // Violations and witnesses below the bound.
   std::vector<std::uint32_t> violating;

@@ -36,10 +36,10 @@ class LevelTable {
     kFull,      ///< the table must grow before it takes another fingerprint
   };
 
-  /// An empty table of `slots` slots (a power of two).
+  /// An empty table of `slots` slots (any count).
   explicit LevelTable(std::size_t slots) { allocate(slots); }
 
-  /// Empties the table and makes it `slots` slots (a power of two), reusing the memory it
+  /// Empties the table and makes it `slots` slots, reusing the memory it
   /// holds when that is enough (single-threaded, no claim running). May throw
   /// std::bad_alloc, leaving the table empty or as it was.
   void reset(std::size_t slots) {
@@ -59,7 +59,7 @@ class LevelTable {
       return zero_present_.exchange(true, std::memory_order_acq_rel) ? Claim::kPresent
                                                                      : Claim::kInserted;
     }
-    for (std::size_t i = spread_bits(fingerprint) & mask_;; i = (i + 1) & mask_) {
+    for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
       std::uint64_t seen = fingerprints_[i].load(std::memory_order_acquire);
       if (seen == 0) {
         if (size_.load(std::memory_order_relaxed) >= max_fill_) {
@@ -83,7 +83,7 @@ class LevelTable {
 
   /// Starts loading the slot where claim(fingerprint, ...) begins.
   void prefetch(std::uint64_t fingerprint) const {
-    __builtin_prefetch(&fingerprints_[spread_bits(fingerprint) & mask_]);
+    __builtin_prefetch(&fingerprints_[home_slot(fingerprint, slots_)]);
   }
 
   std::size_t slot_count() const { return slots_; }
@@ -98,7 +98,7 @@ class LevelTable {
     if (fingerprint == 0) {
       return zero_key_.load(std::memory_order_relaxed);
     }
-    for (std::size_t i = spread_bits(fingerprint) & mask_;; i = (i + 1) & mask_) {
+    for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
       const std::uint64_t seen = fingerprints_[i].load(std::memory_order_relaxed);
       if (seen == fingerprint || seen == 0) {
         return seen == 0 ? kNoKey : keys_[i].load(std::memory_order_relaxed);
@@ -106,10 +106,10 @@ class LevelTable {
     }
   }
 
-  /// Doubles the room (single-threaded, no claim running). May throw std::bad_alloc,
+  /// Makes half as much room again (single-threaded, no claim running). May throw std::bad_alloc,
   /// leaving the table as it was.
   void grow() {
-    LevelTable bigger(slots_ * 2);
+    LevelTable bigger(slots_ + slots_ / 2);
     for (std::size_t i = 0; i < slots_; ++i) {
       const std::uint64_t fingerprint = fingerprints_[i].load(std::memory_order_relaxed);
       if (fingerprint != 0) {
@@ -121,11 +121,12 @@ class LevelTable {
     keys_ = std::move(bigger.keys_);
     allocated_ = bigger.allocated_;
     slots_ = bigger.slots_;
-    mask_ = bigger.mask_;
     max_fill_ = bigger.max_fill_;
   }
 
  private:
+  std::size_t next(std::size_t i) const { return i + 1 == slots_ ? 0 : i + 1; }
+
   static void lower(std::atomic<std::uint64_t>& word, std::uint64_t key) {
     std::uint64_t current = word.load(std::memory_order_relaxed);
     while (key < current && !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
@@ -148,7 +149,6 @@ class LevelTable {
       keys_[i].store(kNoKey, std::memory_order_relaxed);
     }
     slots_ = slots;
-    mask_ = slots - 1;
     max_fill_ = slots / 10 * 7;
     size_.store(0, std::memory_order_relaxed);
     zero_key_.store(kNoKey, std::memory_order_relaxed);
@@ -159,7 +159,6 @@ class LevelTable {
   std::unique_ptr<std::atomic<std::uint64_t>[]> keys_;
   std::size_t allocated_ = 0;  // slots the arrays have room for
   std::size_t slots_ = 0;      // slots in use
-  std::size_t mask_ = 0;
   std::size_t max_fill_ = 0;
   std::atomic<std::size_t> size_{0};
   std::atomic<std::uint64_t> zero_key_{kNoKey};

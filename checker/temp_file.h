@@ -78,7 +78,8 @@ class TempFile {
     std::size_t done = 0;
     while (done < length) {
       errno = 0;
-      const ssize_t n = ::pread(fd_, bytes + done, length - done, static_cast<off_t>(offset + done));
+      const ssize_t n =
+          ::pread(fd_, bytes + done, length - done, static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) {
         continue;
       }

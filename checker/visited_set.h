@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 
 #include "checker/chunked_array.h"
 
@@ -24,6 +25,15 @@ inline std::uint64_t spread_bits(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
+}
+
+/// The home slot of a fingerprint in a table of `slots` slots, any count (not only powers
+/// of two, so that a table need not hold up to twice the room it needs): the spread
+/// fingerprint's high word scaled to the slot count.
+__extension__ typedef unsigned __int128 Product128;  // GCC's and Clang's 128-bit integer
+inline std::size_t home_slot(std::uint64_t fingerprint, std::size_t slots) {
+  return static_cast<std::size_t>((static_cast<Product128>(spread_bits(fingerprint)) * slots) >>
+                                  64);
 }
 
 class VisitedSet {
@@ -39,10 +49,10 @@ class VisitedSet {
 
   /// The id of `fingerprint`, or kNoId. Safe to call from many threads between inserts.
   std::uint32_t find(std::uint64_t fingerprint) const {
-    if (mask_ == 0 && slots_ == nullptr) {
+    if (slots_ == nullptr) {
       return kNoId;
     }
-    for (std::size_t i = spread_bits(fingerprint) & mask_;; i = (i + 1) & mask_) {
+    for (std::size_t i = home_slot(fingerprint, capacity_);; i = next(i)) {
       const std::uint32_t id = slots_[i];
       if (id == kNoId || fingerprints_[id] == fingerprint) {
         return id;
@@ -54,7 +64,7 @@ class VisitedSet {
   /// for memory once rather than once each.
   void prefetch_slot(std::uint64_t fingerprint) const {
     if (slots_ != nullptr) {
-      __builtin_prefetch(&slots_[spread_bits(fingerprint) & mask_]);
+      __builtin_prefetch(&slots_[home_slot(fingerprint, capacity_)]);
     }
   }
 
@@ -62,7 +72,7 @@ class VisitedSet {
   /// compares next.
   void prefetch_id(std::uint64_t fingerprint) const {
     if (slots_ != nullptr) {
-      const std::uint32_t id = slots_[spread_bits(fingerprint) & mask_];
+      const std::uint32_t id = slots_[home_slot(fingerprint, capacity_)];
       if (id != kNoId) {
         __builtin_prefetch(&fingerprints_[id]);
       }
@@ -74,10 +84,7 @@ class VisitedSet {
   void reserve(std::size_t extra) {
     const std::size_t want = size() + extra;
     fingerprints_.reserve(want);
-    std::size_t slots = capacity_ == 0 ? kMinSlots : capacity_;
-    while (want * 4 > slots * 3) {
-      slots *= 2;
-    }
+    const std::size_t slots = slots_for(want);
     if (slots != capacity_) {
       rehash(slots);
     }
@@ -86,10 +93,7 @@ class VisitedSet {
   /// The bytes reserve(extra) would hold in all.
   std::size_t bytes_after_reserve(std::size_t extra) const {
     const std::size_t want = size() + extra;
-    std::size_t slots = capacity_ == 0 ? kMinSlots : capacity_;
-    while (want * 4 > slots * 3) {
-      slots *= 2;
-    }
+    const std::size_t slots = slots_for(want);
     const std::size_t blocks =
         (want + ChunkedArray<std::uint64_t>::kBlock - 1) / ChunkedArray<std::uint64_t>::kBlock;
     return slots * sizeof(std::uint32_t) +
@@ -109,22 +113,49 @@ class VisitedSet {
  private:
   static constexpr std::size_t kMinSlots = 1U << 12;
 
+  // The slots for `want` states: the table grows by half when it would be over 3/4 full.
+  std::size_t slots_for(std::size_t want) const {
+    std::size_t slots = capacity_ == 0 ? kMinSlots : capacity_;
+    while (want * 4 > slots * 3) {
+      slots += slots / 2;
+    }
+    return slots;
+  }
+
+  std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
+
   void place(std::uint64_t fingerprint, std::uint32_t id) {
-    std::size_t i = spread_bits(fingerprint) & mask_;
+    std::size_t i = home_slot(fingerprint, capacity_);
     while (slots_[i] != kNoId) {
-      i = (i + 1) & mask_;
+      i = next(i);
     }
     slots_[i] = id;
   }
 
+  // Rebuilds the slots from the fingerprints. The old slots are freed first, so that the
+  // set never holds both; if the new ones cannot be had, the old size is rebuilt (it was
+  // just freed) and std::bad_alloc goes on.
   void rehash(std::size_t slots) {
-    auto fresh = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
-    for (std::size_t i = 0; i < slots; ++i) {
-      fresh[i] = kNoId;
+    const std::size_t old = capacity_;
+    slots_.reset();
+    capacity_ = 0;
+    try {
+      slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
+    } catch (const std::bad_alloc&) {
+      if (old != 0) {
+        slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(old);
+        fill(old);
+      }
+      throw;
     }
-    slots_ = std::move(fresh);
+    fill(slots);
+  }
+
+  void fill(std::size_t slots) {
+    for (std::size_t i = 0; i < slots; ++i) {
+      slots_[i] = kNoId;
+    }
     capacity_ = slots;
-    mask_ = slots - 1;
     for (std::size_t id = 0; id < fingerprints_.size(); ++id) {
       place(fingerprints_[id], static_cast<std::uint32_t>(id));
     }
@@ -133,7 +164,6 @@ class VisitedSet {
   ChunkedArray<std::uint64_t> fingerprints_;
   std::unique_ptr<std::uint32_t[]> slots_;
   std::size_t capacity_ = 0;
-  std::size_t mask_ = 0;
 };
 
 }  // namespace preemptcheck::checker
