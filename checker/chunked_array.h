@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "checker/huge_pages.h"
+
 namespace preemptcheck::checker {
 
 template <class T>
@@ -25,7 +27,7 @@ class ChunkedArray {
   void reserve(std::size_t n) {
     blocks_.reserve((n + kBlock - 1) / kBlock);
     while (blocks_.size() * kBlock < n) {
-      blocks_.push_back(std::make_unique_for_overwrite<T[]>(kBlock));
+      blocks_.push_back(make_huge_array<T>(kBlock));
     }
   }
 
@@ -43,7 +45,7 @@ class ChunkedArray {
   }
 
  private:
-  std::vector<std::unique_ptr<T[]>> blocks_;
+  std::vector<HugeArray<T>> blocks_;
   std::size_t size_ = 0;
 };
 

@@ -20,6 +20,7 @@
 #include <limits>
 #include <memory>
 
+#include "checker/huge_pages.h"
 #include "checker/visited_set.h"
 
 namespace preemptcheck::checker {
@@ -137,8 +138,8 @@ class LevelTable {
     fingerprints_.reset();
     keys_.reset();
     allocated_ = 0;
-    fingerprints_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
-    keys_ = std::make_unique<std::atomic<std::uint64_t>[]>(slots);
+    fingerprints_ = make_huge_array<std::atomic<std::uint64_t>>(slots);
+    keys_ = make_huge_array<std::atomic<std::uint64_t>>(slots);
     allocated_ = slots;
     clear(slots);
   }
@@ -155,8 +156,8 @@ class LevelTable {
     zero_present_.store(false, std::memory_order_relaxed);
   }
 
-  std::unique_ptr<std::atomic<std::uint64_t>[]> fingerprints_;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> keys_;
+  HugeArray<std::atomic<std::uint64_t>> fingerprints_;
+  HugeArray<std::atomic<std::uint64_t>> keys_;
   std::size_t allocated_ = 0;  // slots the arrays have room for
   std::size_t slots_ = 0;      // slots in use
   std::size_t max_fill_ = 0;

@@ -16,6 +16,7 @@
 #include <new>
 
 #include "checker/chunked_array.h"
+#include "checker/huge_pages.h"
 
 namespace preemptcheck::checker {
 
@@ -140,10 +141,10 @@ class VisitedSet {
     slots_.reset();
     capacity_ = 0;
     try {
-      slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
+      slots_ = make_huge_array<std::uint32_t>(slots);
     } catch (const std::bad_alloc&) {
       if (old != 0) {
-        slots_ = std::make_unique_for_overwrite<std::uint32_t[]>(old);
+        slots_ = make_huge_array<std::uint32_t>(old);
         fill(old);
       }
       throw;
@@ -162,7 +163,7 @@ class VisitedSet {
   }
 
   ChunkedArray<std::uint64_t> fingerprints_;
-  std::unique_ptr<std::uint32_t[]> slots_;
+  HugeArray<std::uint32_t> slots_;
   std::size_t capacity_ = 0;
 };
 

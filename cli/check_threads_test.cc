@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -114,6 +115,29 @@ TEST(cliThreads, MemoryLimitExitsThreeNamingIt) {
   std::string out;
   EXPECT_EQ(run({"--max-memory", "1K", "--quiet"}, out), kExitLimit);
   EXPECT_NE(out.find("memory limit"), std::string::npos) << out;
+}
+
+// The search keeps its parent links past the first 65,536 states, and the frontier past
+// 64 MiB, in temporary files: one that cannot be created stops the search with exit 3 and
+// says why, never a pass.
+TEST(cliThreads, ATemporaryFileThatCannotBeWrittenExitsThreeNamingIt) {
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old != nullptr ? old : "";
+  setenv("TMPDIR", "/nonexistent-directory-of-preemptcheck", 1);
+  std::string out;
+  const int code = run({"scenarios/three-preemptors.yaml", "--profile", "kubernetes",
+                        "--max-states", "200000", "--quiet", "--threads", "2"},
+                       out);
+  if (old != nullptr) {
+    setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+  EXPECT_EQ(code, kExitLimit) << out;
+  EXPECT_NE(out.find("a temporary file failed: cannot create a temporary file in "
+                     "/nonexistent-directory-of-preemptcheck"),
+            std::string::npos)
+      << out;
 }
 
 TEST(cliThreads, TextAndJsonGiveTheCollisionProbability) {
