@@ -66,10 +66,11 @@ void World::run_cycle(PodId p, StepReport& report) {
 
 void World::start_cycle(PodId p, StepReport& report) {
   // Pop (pkg/scheduler/backend/queue/active_queue.go@00fdf757a8e89fb0c7ccad10419ef33a1fa1b1ab
-  // L272-313) registers the pod in inFlightPods (L284); from then on every queue move is
-  // also appended to inFlightEvents while any pod is in flight (L485-499). The cycle
-  // decides on the view it starts with (the snapshot), whatever the informer delivers
-  // before it ends. There is one scheduling thread: one pod is in flight at a time.
+  // pop L317-322, unlockedMoveEntityToInFlight L272-312) registers the pod in inFlightPods
+  // (L284); from then on every queue move is also appended to inFlightEvents while any pod
+  // is in flight (L485-499). The cycle decides on the view it starts with (the snapshot),
+  // whatever the informer delivers before it ends. There is one scheduling thread: one pod
+  // is in flight at a time.
   active_.erase(active_.begin());
   waiting_ &= ~pod_bit(p);
   in_flight_ = p;
