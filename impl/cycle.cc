@@ -181,7 +181,9 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   // by the nominator
   // (pkg/scheduler/backend/queue/nominator.go@251a9c727573ae9c91f8ee6a6674259e7e41db53 L92-95);
   // under cycle=atomic the popped pod always exists in the informer.
-  if (m.nomination == Timing::kSync && lister_[p].exists)
+  // Nor does it nominate a pod the informer shows bound by another component (external-bind;
+  // nominator.go@251a9c72 L97-100).
+  if (m.nomination == Timing::kSync && lister_[p].exists && lister_[p].node == kNoNode)
     set_nominated(p, d.node, report);
   // A pod deleted while the scheduler still saw it (its binding was in flight when it was
   // evicted) is nominated nowhere: the status patch finds no pod.

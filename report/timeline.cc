@@ -61,9 +61,12 @@ std::vector<std::string> cluster_lines(const Scenario& s) {
     out.push_back(fmt::format("pdb {}: minAvailable {}, selector {}", b.name, b.min_available,
                               labels_line(b.selector)));
   }
-  out.push_back(fmt::format("faults: eviction-failures {}, binding-failures {}, restarts {}",
+  out.push_back(fmt::format("faults: eviction-failures {}, binding-failures {}, restarts {}{}",
                             s.faults.eviction_failures, s.faults.binding_failures,
-                            s.faults.restarts));
+                            s.faults.restarts,
+                            s.faults.external_bindings != 0
+                                ? fmt::format(", external-bindings {}", s.faults.external_bindings)
+                                : std::string()));
   out.push_back(s.workers == 0 ? std::string("executor: one worker per job")
                                : fmt::format("executor: {} workers", s.workers));
   if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
@@ -103,6 +106,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kDelete:
     case ActionKind::kRestart:
     case ActionKind::kCreateNode:
+    case ActionKind::kExternalBind:
       return {};
   }
   return {};
@@ -139,6 +143,8 @@ Lane lane_of(ActionKind kind) {
     case ActionKind::kCreate:
     case ActionKind::kDelete:
     case ActionKind::kCreateNode:
+    // Another scheduler or controller, outside kube-scheduler.
+    case ActionKind::kExternalBind:
       return Lane::kUser;
     // A restart is the scheduler process itself: its new scheduling thread relists.
     case ActionKind::kRestart:
