@@ -589,8 +589,8 @@ bool same(const Scenario& a, const Scenario& b) {
          a.faults.eviction_failures == b.faults.eviction_failures &&
          a.faults.binding_failures == b.faults.binding_failures &&
          a.faults.restarts == b.faults.restarts && a.faults.deletions == b.faults.deletions &&
-         a.faults.external_bindings == b.faults.external_bindings &&
-         a.workers == b.workers && a.profile == b.profile && a.mechanisms == b.mechanisms &&
+         a.faults.external_bindings == b.faults.external_bindings && a.workers == b.workers &&
+         a.profile == b.profile && a.mechanisms == b.mechanisms &&
          a.expect_bound == b.expect_bound && a.expect_not_bound == b.expect_not_bound;
 }
 

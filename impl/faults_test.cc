@@ -123,9 +123,9 @@ TEST(implFaults, ActionsRoundTripThroughTheirKeywords) {
 // #134859: p preempts on node-a; q (lower priority, PreemptionPolicy Never) waits behind p;
 // node-b is created, large enough for p but not for q, and another component binds p there.
 Scenario external_binding(std::string_view profile_name) {
-  Scenario s = scenario({node("node-a", 4), node("node-b", 4)},
-                        {pod("v", kLow, 4, "node-a"), pod("p", kHigh, 4), pod("q", kMid, 2)},
-                        profile_name);
+  Scenario s =
+      scenario({node("node-a", 4), node("node-b", 4)},
+               {pod("v", kLow, 4, "node-a"), pod("p", kHigh, 4), pod("q", kMid, 2)}, profile_name);
   s.nodes[1].arrives_later = true;
   s.nodes[1].memory = 1;
   s.pods[1].memory = 1;
@@ -176,7 +176,7 @@ TEST(implFaults, AnExternalBindingMovesNoPodUnderKubernetes) {
   StepReport bind = run(w, "bind p");  // kube-scheduler's own binding call is refused
   EXPECT_TRUE(bind.binding_lost);
   EXPECT_EQ(bind.moved, 0u);
-  EXPECT_TRUE(w.active_queue().empty());  // the informer shows p assigned: not requeued
+  EXPECT_TRUE(w.active_queue().empty());    // the informer shows p assigned: not requeued
   EXPECT_EQ(run(w, "finish p").moved, 0u);  // p's job ends; it activates nothing
   EXPECT_TRUE(w.is_quiescent());
   EXPECT_NE(w.unschedulable_pool() & bit_of(w, "q"), 0u);  // q fits node-a and waits

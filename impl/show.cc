@@ -310,10 +310,10 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
           moves(c, step));
     }
     case ActionKind::kExternalBind:
-      return fmt::format("another component binds {} to {} (nominated to {}); only the informer "
-                         "will tell kube-scheduler",
-                         c.pod_name(a.pod), c.node_name(a.node),
-                         node_name(c, before.api(a.pod).nominated));
+      return fmt::format(
+          "another component binds {} to {} (nominated to {}); only the informer "
+          "will tell kube-scheduler",
+          c.pod_name(a.pod), c.node_name(a.node), node_name(c, before.api(a.pod).nominated));
   }
   return {};
 }

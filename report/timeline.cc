@@ -120,9 +120,9 @@ Lane lane_of(ActionKind kind) {
     case ActionKind::kCycleEnd:
       return Lane::kSchedulingThread;
     // kube-scheduler binds on a goroutine of its own while the next cycle starts:
-    // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne,
-    // "bind the pod to its host asynchronously" (line not pinned) — hence a lane apart from
-    // the scheduling thread, where the assume window shows as a gap between the two.
+    // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne
+    // (L65), "bind the pod to its host asynchronously" (L122, the goroutine L123) — hence a lane
+    // apart from the scheduling thread, where the assume window shows as a gap between the two.
     case ActionKind::kBind:
     case ActionKind::kBindFails:
       return Lane::kBinding;
