@@ -53,6 +53,8 @@ check scenarios/in-flight-deletion.yaml --profile kubernetes --cycle=split --pro
 check scenarios/three-preemptors.yaml --stale-nomination=apply --property no-double-claim
 # PR #142294 on today's kube-scheduler: activated before the informer catches up.
 check scenarios/g2-single-victim.yaml --profile kubernetes --activate-on-finish=on
+# #134859: a pod nominated by kube-scheduler is bound by another component.
+check scenarios/external-binding.yaml --profile kubernetes --property no-lost-wakeup
 
 # One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
 if command -v dot >/dev/null 2>&1; then

@@ -29,8 +29,8 @@ constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", 
 constexpr std::array<std::string_view, 8> kPodKeys = {
     "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
 constexpr std::array<std::string_view, 3> kPdbKeys = {"name", "selector", "min-available"};
-constexpr std::array<std::string_view, 4> kFaultKeys = {"eviction-failures", "binding-failures",
-                                                        "restarts", "deletions"};
+constexpr std::array<std::string_view, 5> kFaultKeys = {
+    "eviction-failures", "binding-failures", "restarts", "deletions", "external-bindings"};
 constexpr std::array<std::string_view, 1> kExecutorKeys = {"workers"};
 
 class Loader : StrictYaml {
@@ -365,6 +365,9 @@ class Loader : StrictYaml {
     if (const Field* e = fields.find("deletions")) {
       out.deletions = static_cast<int>(count(*e, limits::kMaxFaultBudget));
     }
+    if (const Field* e = fields.find("external-bindings")) {
+      out.external_bindings = static_cast<int>(count(*e, limits::kMaxFaultBudget));
+    }
     return out;
   }
 };
@@ -456,12 +459,15 @@ std::string scenario_to_yaml(const Scenario& s) {
   }
   block_sequence(out, "pdbs", items);
 
-  // `deletions` is written only when set, so that every file written before it existed keeps
-  // its text and its scenario digest.
+  // `deletions` and `external-bindings` are written only when set, so that every file written
+  // before they existed keeps its text and its scenario digest.
   out += fmt::format(
-      "faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}}}\n",
+      "faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}{}}}\n",
       s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts,
-      s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions) : std::string());
+      s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions) : std::string(),
+      s.faults.external_bindings != 0
+          ? fmt::format(", external-bindings: {}", s.faults.external_bindings)
+          : std::string());
   out += fmt::format("executor: {{workers: {}}}\n", s.workers);
   out += fmt::format("profile: {}\n", yaml_scalar(s.profile));
 

@@ -482,6 +482,27 @@ TEST(cliScenarioYamlErrors, DeletionsAreACount) {
   EXPECT_TRUE(fails_at(kBody + "faults: {deletions: many}\n", 5, 21, "'deletions'"));
 }
 
+TEST(cliScenarioYaml, LoadsExternalBindings) {
+  const Scenario s = load_scenario_text(kBody + "faults: {external-bindings: 1}\n", kFile);
+  EXPECT_EQ(s.faults.external_bindings, 1);
+  const std::string yaml = scenario_to_yaml(s);
+  EXPECT_NE(yaml.find("faults: {eviction-failures: 0, binding-failures: 0, restarts: 0, "
+                      "external-bindings: 1}\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_EQ(load_scenario_text(yaml, kFile).faults.external_bindings, 1);
+  // Written only when set: a scenario without it keeps its text (and its digest).
+  EXPECT_EQ(scenario_to_yaml(load_scenario_text(kBody, kFile)).find("external-bindings"),
+            std::string::npos);
+}
+
+TEST(cliScenarioYamlErrors, ExternalBindingsAreACount) {
+  EXPECT_TRUE(fails_at(kBody + "faults: {external-bindings: -1}\n", 5, 29, "'external-bindings'"));
+  EXPECT_TRUE(fails_at(kBody + "faults: {external-bindings: 17}\n", 5, 29, "'external-bindings'"));
+  EXPECT_TRUE(fails_at(kBody + "faults: {external-bindings: [1]}\n", 5, 29, "'external-bindings'"));
+  EXPECT_TRUE(fails_at(kBody + "faults: {external-binds: 1}\n", 5, 10, "external-bindings"));
+}
+
 TEST(cliScenarioYaml, NodeArrivesLaterWithItsPods) {
   const Scenario s = load_scenario_text(kHead +
                                             "nodes: [{name: a, cpu: 1}, {name: b, cpu: 2, "
@@ -568,7 +589,8 @@ bool same(const Scenario& a, const Scenario& b) {
          a.faults.eviction_failures == b.faults.eviction_failures &&
          a.faults.binding_failures == b.faults.binding_failures &&
          a.faults.restarts == b.faults.restarts && a.faults.deletions == b.faults.deletions &&
-         a.workers == b.workers && a.profile == b.profile && a.mechanisms == b.mechanisms &&
+         a.faults.external_bindings == b.faults.external_bindings && a.workers == b.workers &&
+         a.profile == b.profile && a.mechanisms == b.mechanisms &&
          a.expect_bound == b.expect_bound && a.expect_not_bound == b.expect_not_bound;
 }
 

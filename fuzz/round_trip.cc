@@ -95,6 +95,13 @@ std::optional<std::string> scenario_difference(const Scenario& a, const Scenario
   if (a.faults.restarts != b.faults.restarts) {
     return differs("faults.restarts", a.faults.restarts, b.faults.restarts);
   }
+  if (a.faults.deletions != b.faults.deletions) {
+    return differs("faults.deletions", a.faults.deletions, b.faults.deletions);
+  }
+  if (a.faults.external_bindings != b.faults.external_bindings) {
+    return differs("faults.external-bindings", a.faults.external_bindings,
+                   b.faults.external_bindings);
+  }
   if (a.workers != b.workers)
     return differs("executor.workers", a.workers, b.workers);
   if (a.profile != b.profile)

@@ -12,10 +12,11 @@ namespace {
 struct KindInfo {
   ActionKind kind;
   std::string_view keyword;
-  int arguments;  // pods named after the keyword (create-node: one node)
+  int arguments;  // pods named after the keyword (create-node: one node; external-bind: a
+                  // pod and a node)
 };
 
-constexpr std::array<KindInfo, 15> kKinds = {{
+constexpr std::array<KindInfo, 16> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -31,6 +32,7 @@ constexpr std::array<KindInfo, 15> kKinds = {{
     {ActionKind::kRestart, "restart", 0},
     {ActionKind::kCreateNode, "create-node", 1},
     {ActionKind::kCycleEnd, "cycle-end", 1},
+    {ActionKind::kExternalBind, "external-bind", 2},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }
@@ -65,6 +67,10 @@ std::string format_action(const Action& a, const Cluster& cluster) {
       }
       return fmt::format("{} {}", action_keyword(a.kind), cluster.pod_name(a.pod));
     default:
+      if (a.kind == ActionKind::kExternalBind) {
+        return fmt::format("{} {} {}", action_keyword(a.kind), cluster.pod_name(a.pod),
+                           cluster.node_name(a.node));
+      }
       return fmt::format("{} {} {}", action_keyword(a.kind), cluster.pod_name(a.pod),
                          cluster.pod_name(a.victim));
   }
@@ -90,6 +96,18 @@ std::optional<Action> parse_action(std::string_view line, const Cluster& cluster
       if (!node)
         return fail(fmt::format("unknown node '{}'", w[1]));
       return Action{k.kind, kNoPod, kNoPod, *node};
+    }
+    if (k.kind == ActionKind::kExternalBind) {
+      if (w.size() != 3) {
+        return fail(fmt::format("expected '{}' followed by a pod name and a node name", k.keyword));
+      }
+      auto pod = cluster.find_pod(w[1]);
+      if (!pod)
+        return fail(fmt::format("unknown pod '{}'", w[1]));
+      auto node = cluster.find_node(w[2]);
+      if (!node)
+        return fail(fmt::format("unknown node '{}'", w[2]));
+      return Action{k.kind, *pod, kNoPod, *node};
     }
     if (static_cast<int>(w.size()) != 1 + k.arguments) {
       return fail(fmt::format("expected '{}' followed by {} pod name{}", k.keyword, k.arguments,

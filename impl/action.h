@@ -27,11 +27,13 @@ enum class ActionKind : std::uint8_t {
   kRestart,           ///< the scheduler restarts and relists (fault budget `restarts`)
   kCreateNode,        ///< a node declared `arrives: later` is created, with its running pods
   kCycleEnd,          ///< cycle=split: the in-flight pod's cycle applies its decision and ends
+  kExternalBind,      ///< another component binds a nominated pending pod to another node
+                      ///< (fault budget `external-bindings`)
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or
 /// deleted pod, or the preemptor whose job steps; `victim` is the evicted pod; `node` is the
-/// created node.
+/// created node, or the node another component binds `pod` to.
 struct Action {
   ActionKind kind = ActionKind::kObserve;
   PodId pod = kNoPod;
@@ -44,7 +46,8 @@ struct Action {
 /// The action's keyword as written in counterexamples ("schedule", "evict-fails", …).
 std::string_view action_keyword(ActionKind kind);
 
-/// "evict p-high v1": the action as one line, with pod names ("create-node node-b": node).
+/// "evict p-high v1": the action as one line, with pod names ("create-node node-b": node;
+/// "external-bind p-high node-b": pod and node).
 std::string format_action(const Action& a, const Cluster& cluster);
 
 /// Parses a line written by format_action; nothing when the keyword or a pod is unknown or

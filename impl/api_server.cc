@@ -60,6 +60,21 @@ void World::land_binding(PodId p, StepReport& report) {
     }
     return;
   }
+  if (api_[p].node != kNoNode) {
+    // Another component bound the pod first (external-bind): the binding call is refused
+    // with a conflict. handleBindingCycleError forgets the assumed pod and moves the pool
+    // (lines not counted here); handleSchedulingFailure requeues the pod unless the informer
+    // already shows it assigned
+    // (pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 L1067-1069).
+    report.binding_lost = true;
+    if (assumed_[p] != kNoNode) {
+      assumed_[p] = kNoNode;
+      move_all_on_delete(report);
+    }
+    if (lister_[p].node == kNoNode)
+      add_to_queue(p, report);
+    return;
+  }
   PodObj obj = api_[p];
   obj.node = node;
   obj.nominated = kNoNode;
@@ -90,6 +105,19 @@ void World::delete_pod(PodId p, StepReport& report) {
   // Graceful deletion: the deletionTimestamp is set, the kubelet finishes the pod later.
   // Unlike an eviction, no DisruptionTarget condition is written.
   obj.terminating = true;
+  write(p, obj, EventType::kModified, report);
+}
+
+void World::external_bind(PodId p, NodeId n, StepReport& report) {
+  --external_bindings_left_;
+  // Another scheduler or controller binds p through the binding API. The API server sets
+  // nodeName and clears nominatedNodeName (PR #132443, merged; its code not read, so not
+  // citable here), as it does for kube-scheduler's own binding (land_binding). Nothing in
+  // the scheduler is told but the informer's watch event.
+  PodObj obj = api_[p];
+  obj.node = n;
+  obj.nominated = kNoNode;
+  obj.start = next_start_++;
   write(p, obj, EventType::kModified, report);
 }
 

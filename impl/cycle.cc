@@ -66,10 +66,11 @@ void World::run_cycle(PodId p, StepReport& report) {
 
 void World::start_cycle(PodId p, StepReport& report) {
   // Pop (pkg/scheduler/backend/queue/active_queue.go@00fdf757a8e89fb0c7ccad10419ef33a1fa1b1ab
-  // L272-313) registers the pod in inFlightPods (L284); from then on every queue move is
-  // also appended to inFlightEvents while any pod is in flight (L485-499). The cycle
-  // decides on the view it starts with (the snapshot), whatever the informer delivers
-  // before it ends. There is one scheduling thread: one pod is in flight at a time.
+  // pop L317-322, unlockedMoveEntityToInFlight L272-312) registers the pod in inFlightPods
+  // (L284); from then on every queue move is also appended to inFlightEvents while any pod
+  // is in flight (L485-499). The cycle decides on the view it starts with (the snapshot),
+  // whatever the informer delivers before it ends. There is one scheduling thread: one pod
+  // is in flight at a time.
   active_.erase(active_.begin());
   waiting_ &= ~pod_bit(p);
   in_flight_ = p;
@@ -180,7 +181,9 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   // by the nominator
   // (pkg/scheduler/backend/queue/nominator.go@251a9c727573ae9c91f8ee6a6674259e7e41db53 L92-95);
   // under cycle=atomic the popped pod always exists in the informer.
-  if (m.nomination == Timing::kSync && lister_[p].exists)
+  // Nor does it nominate a pod the informer shows bound by another component (external-bind;
+  // nominator.go@251a9c72 L97-100).
+  if (m.nomination == Timing::kSync && lister_[p].exists && lister_[p].node == kNoNode)
     set_nominated(p, d.node, report);
   // A pod deleted while the scheduler still saw it (its binding was in flight when it was
   // evicted) is nominated nowhere: the status patch finds no pod.

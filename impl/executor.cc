@@ -35,6 +35,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kRestart:
     case ActionKind::kCreateNode:
     case ActionKind::kCycleEnd:
+    case ActionKind::kExternalBind:
       return false;
   }
   return false;

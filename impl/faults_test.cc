@@ -4,6 +4,7 @@
 // Suite names start with "impl" so that `ctest -R impl` selects them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -117,6 +118,112 @@ TEST(implFaults, ActionsRoundTripThroughTheirKeywords) {
   std::string error;
   EXPECT_FALSE(parse_action("create-node nowhere", w.cluster(), &error));
   EXPECT_EQ(error, "unknown node 'nowhere'");
+}
+
+// #134859: p preempts on node-a; q (lower priority, PreemptionPolicy Never) waits behind p;
+// node-b is created, large enough for p but not for q, and another component binds p there.
+Scenario external_binding(std::string_view profile_name) {
+  Scenario s =
+      scenario({node("node-a", 4), node("node-b", 4)},
+               {pod("v", kLow, 4, "node-a"), pod("p", kHigh, 4), pod("q", kMid, 2)}, profile_name);
+  s.nodes[1].arrives_later = true;
+  s.nodes[1].memory = 1;
+  s.pods[1].memory = 1;
+  s.pods[2].preempt_never = true;
+  s.faults.external_bindings = 1;
+  return s;
+}
+
+// external_binding up to the informer's delivery of p's binding: v is gone and its delete
+// moved p and q; node-b is created and another component binds p there; kube-scheduler, not
+// yet told, assumes p on node-a, so q's cycle finds no room and q waits in the pool.
+World bound_externally(std::string_view profile_name, StepReport* observed_bind) {
+  World w = world_of(external_binding(profile_name));
+  run(w, "schedule p");  // preempts v, nominated to node-a
+  run(w, "schedule q");  // Never: waits, p's nomination holds node-a
+  if (profile_name == "kubernetes")
+    run(w, "clear-nominations p");
+  run(w, "evict p v");
+  run(w, "terminate v");
+  observe_all(w);  // v's delete moves p and q
+  EXPECT_EQ(w.active_queue(), (std::vector<PodId>{id(w, "p"), id(w, "q")}));
+  EXPECT_FALSE(enabled(w, "external-bind p node-b"));  // node-b does not exist yet
+  run(w, "create-node node-b");
+  EXPECT_FALSE(enabled(w, "external-bind p node-a"));  // not onto its own nominated node
+  EXPECT_FALSE(enabled(w, "external-bind q node-b"));  // q has no nominated node
+  run(w, "external-bind p node-b");
+  EXPECT_EQ(w.api(id(w, "p")).node, node_id(w, "node-b"));
+  EXPECT_EQ(w.api(id(w, "p")).nominated, kNoNode);  // the binding clears nominatedNodeName
+  EXPECT_EQ(w.external_bindings_left(), 0);
+  EXPECT_FALSE(enabled(w, "external-bind p node-b"));
+  run(w, "schedule p");  // the informer still shows p pending: assumed on node-a
+  EXPECT_EQ(w.assumed(id(w, "p")), node_id(w, "node-a"));
+  // The binding in flight of a pod bound elsewhere holds nothing on the ground.
+  EXPECT_EQ(w.ground_pods(node_id(w, "node-a")) & bit_of(w, "p"), 0u);
+  run(w, "schedule q");  // no room beside the assumed p
+  EXPECT_NE(w.unschedulable_pool() & bit_of(w, "q"), 0u);
+  *observed_bind = run(w, "observe");
+  EXPECT_EQ(w.lister(id(w, "p")).node, node_id(w, "node-b"));
+  EXPECT_EQ(w.assumed(id(w, "p")), kNoNode);  // the cache moves p to node-b
+  EXPECT_TRUE(w.fits(id(w, "q"), node_id(w, "node-a"), 0));
+  return w;
+}
+
+TEST(implFaults, AnExternalBindingMovesNoPodUnderKubernetes) {
+  StepReport r;
+  World w = bound_externally("kubernetes", &r);
+  EXPECT_EQ(r.moved, 0u);  // deletePodFromSchedulingQueue(oldPod, true) returns (#134859)
+  StepReport bind = run(w, "bind p");  // kube-scheduler's own binding call is refused
+  EXPECT_TRUE(bind.binding_lost);
+  EXPECT_EQ(bind.moved, 0u);
+  EXPECT_TRUE(w.active_queue().empty());    // the informer shows p assigned: not requeued
+  EXPECT_EQ(run(w, "finish p").moved, 0u);  // p's job ends; it activates nothing
+  EXPECT_TRUE(w.is_quiescent());
+  EXPECT_NE(w.unschedulable_pool() & bit_of(w, "q"), 0u);  // q fits node-a and waits
+}
+
+TEST(implFaults, WakeOnReleaseMovesThePoolOnAnExternalBinding) {
+  StepReport r;
+  World w = bound_externally("reference", &r);
+  EXPECT_EQ(r.moved, bit_of(w, "q"));  // the assumed space on node-a is given back
+}
+
+TEST(implFaults, AStaleBindingOfAnExternallyBoundPodIsRefusedAndRequeued) {
+  World w = world_of(external_binding("reference"));
+  run(w, "schedule p");
+  run(w, "evict p v");
+  run(w, "terminate v");
+  observe_all(w);
+  run(w, "create-node node-b");
+  run(w, "external-bind p node-b");
+  run(w, "schedule p");  // assumed on node-a from the stale informer
+  StepReport bind = run(w, "bind p");
+  EXPECT_TRUE(bind.binding_lost);
+  EXPECT_EQ(w.assumed(id(w, "p")), kNoNode);
+  EXPECT_EQ(w.api(id(w, "p")).node, node_id(w, "node-b"));
+  // The informer has not delivered the binding yet: p goes back to activeQ, and the
+  // binding event takes it out again (SchedulingQueue.Delete).
+  EXPECT_NE(bind.moved & bit_of(w, "p"), 0u);
+  observe_all(w);
+  EXPECT_EQ(std::count(w.active_queue().begin(), w.active_queue().end(), id(w, "p")), 0);
+  EXPECT_EQ(w.unschedulable_pool() & bit_of(w, "p"), 0u);
+  EXPECT_EQ(w.nominated(id(w, "p")), kNoNode);
+}
+
+TEST(implFaults, ExternalBindRoundTripsThroughItsKeyword) {
+  World w = world_of(external_binding("reference"));
+  std::optional<Action> a = parse_action("external-bind p node-b", w.cluster());
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->pod, id(w, "p"));
+  EXPECT_EQ(a->node, node_id(w, "node-b"));
+  EXPECT_EQ(format_action(*a, w.cluster()), "external-bind p node-b");
+  std::string error;
+  EXPECT_FALSE(parse_action("external-bind p", w.cluster(), &error));
+  EXPECT_EQ(error, "expected 'external-bind' followed by a pod name and a node name");
+  EXPECT_FALSE(parse_action("external-bind p nowhere", w.cluster(), &error));
+  EXPECT_EQ(error, "unknown node 'nowhere'");
+  EXPECT_FALSE(parse_action("external-bind nobody node-b", w.cluster(), &error));
+  EXPECT_EQ(error, "unknown pod 'nobody'");
 }
 
 }  // namespace

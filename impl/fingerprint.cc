@@ -49,11 +49,14 @@ std::uint64_t World::fingerprint() const {
            std::uint64_t{j.last} << 32);
     d.word(j.pending);
   }
-  // Only scenarios with later nodes, deletions or restarts digest this word, so every other
-  // state keeps the digest it had before these existed (kFingerprintScheme 1).
-  if (uncreated_nodes_ != 0 || deletions_left_ != 0 || restarts_left_ != 0) {
+  // Only scenarios with later nodes, deletions, restarts or external bindings digest this
+  // word, so every other state keeps the digest it had before these existed
+  // (kFingerprintScheme 1).
+  if (uncreated_nodes_ != 0 || deletions_left_ != 0 || restarts_left_ != 0 ||
+      external_bindings_left_ != 0) {
     d.word(std::uint64_t{1} << 63 | std::uint64_t{uncreated_nodes_} |
-           std::uint64_t{deletions_left_} << 8 | std::uint64_t{restarts_left_} << 16);
+           std::uint64_t{deletions_left_} << 8 | std::uint64_t{restarts_left_} << 16 |
+           std::uint64_t{external_bindings_left_} << 24);
   }
   // Only a split cycle in flight digests these words, so every state of an atomic cycle keeps
   // its digest (kFingerprintScheme 1).

@@ -26,12 +26,30 @@ void World::observe(StepReport& report) {
       lister_[p] = e.obj;
       if (old.node == kNoNode && e.obj.node != kNoNode) {
         // The bind landed: the cache confirms the assumed pod, the nominator drops it.
+        // kube-scheduler's updatePod treats the update as a binding: addAssignedPodToCache,
+        // then deletePodFromSchedulingQueue(oldPod, true) (pkg/scheduler/eventhandlers.go@
+        // 00cd67b7742e5af43e2eb841fde28de797344ed0 L168-178), whose SchedulingQueue.Delete
+        // drops the nomination and takes the pod out of every queue (scheduling_queue.go@
+        // 003b4460edb52bc9a9fe6cf54294e5b3e4681610 L1115-1129) and which then returns before
+        // any move (L354-360, #134859). A pod kube-scheduler bound itself is in no queue; one
+        // another component bound (external-bind) may be in activeQ or the pool, and the
+        // pods its nomination held back are not moved: nothing but wake-on-release (this
+        // project's) wakes them. Nor are those held back by the space it was assumed on, when
+        // kube-scheduler's own stale cycle had assumed it on another node: the cache moves the
+        // pod to the node it is bound to (AddPod of an assumed pod; internal/cache, not read
+        // here, so not citable) and that space is free with no event.
+        if (assumed_[p] != kNoNode && assumed_[p] != e.obj.node)
+          wake_on_release(p, report);
         assumed_[p] = kNoNode;
         if (nominated_[p] == e.obj.node) {
           nominated_[p] = kNoNode;
         } else {
           set_nominated(p, kNoNode, report);
         }
+        active_.erase(std::remove(active_.begin(), active_.end(), p), active_.end());
+        pool_ &= ~pod_bit(p);
+        gated_ &= ~pod_bit(p);
+        waiting_ &= ~pod_bit(p);
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
                  !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
                  !(mechanisms().stale_nominations_ignored && has_later_event(p))) {

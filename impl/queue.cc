@@ -58,6 +58,11 @@ void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& rep
   // a split cycle can end for such a pod.
   if (!lister_[p].exists)
     return;
+  // Nor one the informer already shows assigned, by another component (external-bind):
+  // "Pod has been assigned to node. Abort adding it back to queue."
+  // (pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 L1067-1069).
+  if (lister_[p].node != kNoNode)
+    return;
   if (event_in_flight) {
     // cycle=split: AddUnschedulableIfNotPresent asks determineSchedulingHintForInFlightPod
     // (pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610

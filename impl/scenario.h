@@ -63,6 +63,8 @@ struct Faults {
   int binding_failures = 0;
   int restarts = 0;   ///< scheduler restarts (`restart`)
   int deletions = 0;  ///< pods a user or controller deletes (`delete`)
+  /// nominated pending pods another component binds to another node (`external-bind`)
+  int external_bindings = 0;
 };
 
 /// The whole input of one check.

@@ -230,6 +230,12 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       return out;
     }
     case ActionKind::kBind:
+      if (step.binding_lost && before.api(a.pod).node != kNoNode) {
+        return fmt::format(
+            "{} was bound to {} by another component meanwhile; the binding is refused{}{}",
+            c.pod_name(a.pod), c.node_name(before.api(a.pod).node),
+            before.assumed(a.pod) != kNoNode ? " and the cache forgets it" : "", moves(c, step));
+      }
       if (step.binding_lost) {
         return fmt::format(
             "{} was deleted meanwhile; the binding fails and the cache forgets "
@@ -303,6 +309,11 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
           with != 0 ? fmt::format(" with {} running", pod_names(c, with)) : std::string(),
           moves(c, step));
     }
+    case ActionKind::kExternalBind:
+      return fmt::format(
+          "another component binds {} to {} (nominated to {}); only the informer "
+          "will tell kube-scheduler",
+          c.pod_name(a.pod), c.node_name(a.node), node_name(c, before.api(a.pod).nominated));
   }
   return {};
 }
@@ -357,6 +368,9 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   if (f.deletions > 0 || f.restarts > 0) {
     lines.emplace_back("faults left", fmt::format("deletions {}, restarts {}", w.deletions_left(),
                                                   w.restarts_left()));
+  }
+  if (f.external_bindings > 0) {
+    lines.emplace_back("external bindings left", fmt::format("{}", w.external_bindings_left()));
   }
   std::string later_nodes;
   for (NodeId n = 0; n < c.node_count(); ++n) {

@@ -29,6 +29,7 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   binding_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.binding_failures);
   deletions_left_ = static_cast<std::uint8_t>(c.scenario().faults.deletions);
   restarts_left_ = static_cast<std::uint8_t>(c.scenario().faults.restarts);
+  external_bindings_left_ = static_cast<std::uint8_t>(c.scenario().faults.external_bindings);
   for (NodeId m = 0; m < c.node_count(); ++m) {
     if (c.scenario().nodes[m].arrives_later)
       uncreated_nodes_ |= static_cast<std::uint8_t>(1u << m);
@@ -125,6 +126,14 @@ void World::enabled_actions(std::vector<Action>& out) const {
   }
   if (restarts_left_ > 0)
     out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
+  if (external_bindings_left_ > 0) {
+    for (PodId p = 0; p < n; ++p) {
+      for (NodeId m = 0; m < cluster_->node_count(); ++m) {
+        if (can_bind_externally(p, m))
+          out.push_back({ActionKind::kExternalBind, p, kNoPod, m});
+      }
+    }
+  }
   // cycle=split: the end of the cycle in flight comes after every step that could happen
   // while it runs, so that among schedules of equal length the breadth-first search reports
   // first the one in which the other components act while a pod is in flight.
@@ -136,6 +145,23 @@ void World::enabled_actions(std::vector<Action>& out) const {
   // for minutes, #134249).
   if (pool_ != 0 && events_.empty())
     out.push_back({ActionKind::kFlush, kNoPod, kNoPod});
+}
+
+bool World::can_bind_externally(PodId p, NodeId n) const {
+  // #134859: another scheduler or controller binds a pod that kube-scheduler has nominated
+  // (its nominatedNodeName is set in the API) to a different node. Only where cheap: not
+  // while kube-scheduler's own binding of the pod is in flight (two binding calls racing)
+  // nor while its split cycle is in flight, and only onto an existing node where the pod
+  // fits beside what the API server has there, so that the other component is not itself
+  // the one that overcommits.
+  const PodObj& o = api_[p];
+  if (!o.exists || o.terminating || o.node != kNoNode || o.nominated == kNoNode ||
+      o.nominated == n || binding_[p] != kNoNode || in_flight_ == p || !node_exists(n)) {
+    return false;
+  }
+  Resources used = sum_requests(ground_pods(n));
+  used += cluster_->request(p);
+  return used.fits_in(cluster_->capacity(n));
 }
 
 bool World::is_enabled(const Action& a) const {
@@ -213,6 +239,13 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kCreateNode:
       return fmt::format("{} was created already, or does not arrive later",
                          a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
+    case ActionKind::kExternalBind:
+      if (external_bindings_left_ == 0)
+        return "no external binding is left in the fault budget";
+      return fmt::format(
+          "{} is not a pending pod nominated to another node, free of kube-scheduler's own "
+          "binding and cycle, that fits on {} beside the pods the API server has there",
+          p, a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
   }
   return {};
 }
@@ -274,6 +307,9 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kCreateNode:
       create_node(a.node, report);  // api_server.cc
+      break;
+    case ActionKind::kExternalBind:
+      external_bind(a.pod, a.node, report);  // api_server.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

@@ -17,7 +17,9 @@ PodSet World::cache_pods(NodeId n) const {
 PodSet World::ground_pods(NodeId n) const {
   PodSet out = 0;
   for (PodId p = 0; p < api_.size(); ++p) {
-    if (api_[p].exists && (api_[p].node == n || binding_[p] == n))
+    // A binding in flight of a pod another component has bound meanwhile will be refused
+    // (external-bind): it holds nothing.
+    if (api_[p].exists && (api_[p].node == n || (api_[p].node == kNoNode && binding_[p] == n)))
       out |= pod_bit(p);
   }
   return out;

@@ -197,6 +197,7 @@ class World {
   int binding_failures_left() const { return binding_failures_left_; }
   int deletions_left() const { return deletions_left_; }
   int restarts_left() const { return restarts_left_; }
+  int external_bindings_left() const { return external_bindings_left_; }
 
   /// Pods the scheduler's cache places on node n: bound in the informer, or assumed.
   PodSet cache_pods(NodeId n) const;
@@ -227,6 +228,10 @@ class World {
   void delete_pod(PodId p, StepReport& report);
   /// Node n and the running pods the scenario places on it are created.
   void create_node(NodeId n, StepReport& report);
+  /// Another component binds pending pod p, nominated elsewhere, to node n.
+  void external_bind(PodId p, NodeId n, StepReport& report);
+  /// Whether another component may bind p to n now (`external-bind`).
+  bool can_bind_externally(PodId p, NodeId n) const;
   // queue.cc
   void add_to_queue(PodId p, StepReport& report);
   /// handleSchedulingFailure's AddUnschedulableIfNotPresent; `event_in_flight`: an event
@@ -313,6 +318,8 @@ class World {
   std::uint8_t binding_failures_left_ = 0;
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
+  std::uint8_t external_bindings_left_ = 0;
+  std::array<std::uint8_t, 7> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

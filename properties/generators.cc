@@ -276,7 +276,7 @@ std::string check_generated(const Scenario& s, const ClusterBounds& b) {
   }
   if (s.faults.eviction_failures < 0 || s.faults.eviction_failures > b.max_eviction_failures ||
       s.faults.binding_failures < 0 || s.faults.binding_failures > b.max_binding_failures ||
-      s.faults.restarts != 0) {
+      s.faults.restarts != 0 || s.faults.external_bindings != 0) {
     return "fault budgets";
   }
   if (s.workers < 0 || s.workers > b.max_workers)

@@ -179,6 +179,13 @@ const std::vector<Pin>& reference_pins() {
        26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      // #134859 (SPEC §2.3): `reference` survives an external binding.
+      {"external-binding",
+       392,
+       1072,
+       14,
+       {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
+        "gated-preemptor-woken"}},
       {"takeover-pdb",
        309399,
        977597,
@@ -317,6 +324,18 @@ const std::vector<Race>& races() {
        {"--profile", "kubernetes", "--property", "no-double-victim"},
        "no-double-victim",
        8},
+      // #134859: another component binds p-high to node-b while kube-scheduler, not yet told,
+      // assumes it on node-a; the binding event frees node-a in the cache and moves no pod, so
+      // p-mid, which failed beside the assumed p-high, waits for the flush.
+      {"external-binding",
+       {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
+       "no-lost-wakeup",
+       14},
+      // The same under `reference` without wake-on-release: nothing else wakes p-mid.
+      {"external-binding",
+       {"--wake-on-release=off", "--property", "no-lost-wakeup"},
+       "no-lost-wakeup",
+       13},
   };
   return kRaces;
 }
@@ -404,6 +423,27 @@ TEST(Scenarios, SplitCycleHoldsUnderReference) {
   EXPECT_EQ(r.stats.depth, 16u);
 }
 
+// #134859 under kube-scheduler: of the six properties only no-lost-wakeup breaks, and only
+// because of the external binding — with its budget at 0 the scenario holds everything.
+TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
+  for (const std::string p : {"no-double-victim", "no-double-claim", "no-overcommit",
+                              "no-over-preemption", "expected-outcome"}) {
+    auto r = check("external-binding", {"--profile", "kubernetes", "--property", p});
+    EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << p;
+    EXPECT_EQ(r.stats.states, 340u) << p;
+    EXPECT_EQ(r.stats.transitions, 912u) << p;
+  }
+  Scenario s = load_scenario_file(scenario_path("external-binding"));
+  s.faults.external_bindings = 0;
+  s.profile = "kubernetes";
+  s.mechanisms = profile("kubernetes").value();
+  WorldModel model(std::make_shared<const Cluster>(s), std::bitset<spec::kPropertyCount>().set());
+  auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 176u);
+  EXPECT_EQ(r.stats.transitions, 456u);
+}
+
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
   // The same scenario under today's kube-scheduler (gate=last-victim) holds.
   auto r = check("g2-single-victim", {"--profile", "kubernetes"});
@@ -419,6 +459,9 @@ TEST(Scenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
     for (const Pin& pin : reference_pins()) {
       // three-preemptors is the race stale-nomination=ignore guards (pinned in races()).
       if (pin.scenario == "three-preemptors" && sw == "--stale-nomination=apply")
+        continue;
+      // external-binding is a race wake-on-release guards (pinned in races()).
+      if (pin.scenario == "external-binding" && sw == "--wake-on-release=off")
         continue;
       auto r = check(pin.scenario, {sw});
       EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << pin.scenario << " " << sw;

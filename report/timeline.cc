@@ -61,9 +61,12 @@ std::vector<std::string> cluster_lines(const Scenario& s) {
     out.push_back(fmt::format("pdb {}: minAvailable {}, selector {}", b.name, b.min_available,
                               labels_line(b.selector)));
   }
-  out.push_back(fmt::format("faults: eviction-failures {}, binding-failures {}, restarts {}",
+  out.push_back(fmt::format("faults: eviction-failures {}, binding-failures {}, restarts {}{}",
                             s.faults.eviction_failures, s.faults.binding_failures,
-                            s.faults.restarts));
+                            s.faults.restarts,
+                            s.faults.external_bindings != 0
+                                ? fmt::format(", external-bindings {}", s.faults.external_bindings)
+                                : std::string()));
   out.push_back(s.workers == 0 ? std::string("executor: one worker per job")
                                : fmt::format("executor: {} workers", s.workers));
   if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
@@ -103,6 +106,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kDelete:
     case ActionKind::kRestart:
     case ActionKind::kCreateNode:
+    case ActionKind::kExternalBind:
       return {};
   }
   return {};
@@ -116,9 +120,9 @@ Lane lane_of(ActionKind kind) {
     case ActionKind::kCycleEnd:
       return Lane::kSchedulingThread;
     // kube-scheduler binds on a goroutine of its own while the next cycle starts:
-    // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne,
-    // "bind the pod to its host asynchronously" (line not pinned) — hence a lane apart from
-    // the scheduling thread, where the assume window shows as a gap between the two.
+    // pkg/scheduler/schedule_one.go at 003b4460edb52bc9a9fe6cf54294e5b3e4681610, ScheduleOne
+    // (L65), "bind the pod to its host asynchronously" (L122, the goroutine L123) — hence a lane
+    // apart from the scheduling thread, where the assume window shows as a gap between the two.
     case ActionKind::kBind:
     case ActionKind::kBindFails:
       return Lane::kBinding;
@@ -139,6 +143,8 @@ Lane lane_of(ActionKind kind) {
     case ActionKind::kCreate:
     case ActionKind::kDelete:
     case ActionKind::kCreateNode:
+    // Another scheduler or controller, outside kube-scheduler.
+    case ActionKind::kExternalBind:
       return Lane::kUser;
     // A restart is the scheduler process itself: its new scheduling thread relists.
     case ActionKind::kRestart:

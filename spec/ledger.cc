@@ -64,6 +64,10 @@ void Ledger::record(const StepReport& step, const World& after) {
   // Lower-priority nominations cleared by a preemption are revoked.
   for (PodId q : pods_in(step.cleared))
     standing_[q] = kNoNode;
+  // A pod another component bound elsewhere gives its nomination up: its space is now on
+  // the node it was bound to (external-bind).
+  if (step.action.kind == ActionKind::kExternalBind)
+    standing_[step.action.pod] = kNoNode;
   if (!step.cycle)
     return;
   switch (step.decision.kind) {
@@ -85,7 +89,10 @@ void Ledger::record(const StepReport& step, const World& after) {
       }
       // A pod deleted while the scheduler still saw it nominates nothing: its status patch
       // finds no pod.
-      standing_[p] = after.api(p).exists ? step.decision.node : kNoNode;
+      // Nor does a pod another component has bound meanwhile (external-bind): the nominator
+      // refuses an assigned pod and the informer's binding event drops its entry.
+      standing_[p] =
+          after.api(p).exists && after.api(p).node == kNoNode ? step.decision.node : kNoNode;
       return;
     }
     case Kind::kIneligible:
