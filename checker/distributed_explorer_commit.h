@@ -260,8 +260,7 @@ std::vector<std::uint32_t> DistributedExplorer<M>::violating_ids(std::uint64_t b
 // rank.
 template <Model M>
 auto DistributedExplorer<M>::pick_violation(std::uint64_t key, std::uint64_t local_key,
-                                            const Observation& local_obs,
-                                            std::uint64_t local_fp,
+                                            const Observation& local_obs, std::uint64_t local_fp,
                                             std::optional<std::size_t> property)
     -> Violation<Action> {
   const int holder = static_cast<int>(

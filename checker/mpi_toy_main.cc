@@ -170,8 +170,8 @@ void print_violation(std::string_view label, const Violation<A>& v) {
   for (const PropertyMessage& m : v.also_violated) {
     also.push_back(fmt::format("{} '{}'", m.name, m.message));
   }
-  fmt::print("{} {} {} '{}' state {} transition {}\npath {}\nalso {}\n", label, v.property,
-             v.name, v.message, v.state, v.transition.value_or(0), v.path, also);
+  fmt::print("{} {} {} '{}' state {} transition {}\npath {}\nalso {}\n", label, v.property, v.name,
+             v.message, v.state, v.transition.value_or(0), v.path, also);
 }
 
 template <class M>
@@ -189,8 +189,7 @@ int run(const M& model, const Limits& limits, const ExploreOptions<typename M::A
   }
   for (std::size_t p = 0; p < r.property_results.size(); ++p) {
     const auto& entry = r.property_results[p];
-    fmt::print("property {} {}: {}\n", p, r.properties[p].name,
-               property_status_name(entry.status));
+    fmt::print("property {} {}: {}\n", p, r.properties[p].name, property_status_name(entry.status));
     if (entry.violation) {
       print_violation("  own", *entry.violation);
     }

@@ -8,8 +8,9 @@
 #     and as --json, each with --out: the same standard output outside timing and memory
 #     figures, the same exit status, and the same counterexample files byte for byte.
 #   mpi_check_test.sh "MPIRUN ARGS" PREEMPTCHECK kill SCENARIO.yaml
-#     Rank 1 of 3 killed a few seconds into the check of SCENARIO: the run must end within the
-#     timeout with a non-zero exit and a message naming rank 1, and print no result.
+#     Rank 1 of 3 killed 8 seconds into the check of SCENARIO (after rank 0 printed progress):
+#     the run must end within the timeout with a non-zero exit and a message naming rank 1,
+#     and print no result.
 set -u
 mpirun=$1
 program=$2
@@ -108,14 +109,17 @@ case $mode in
   kill)
     # shellcheck disable=SC2086,SC2016 # the launcher's words split; $$ is the inner shell's
     timeout 120 $mpirun -np 3 sh -c \
-      'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then (sleep 5; kill -9 $$) & fi; exec "$0" check "$1" --quiet' \
+      'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then (sleep 8; kill -9 $$) & fi; exec "$0" check "$1"' \
       "$program" "$1" >"$scratch/kill.log" 2>&1
     status=$?
     cat "$scratch/kill.log"
     if [ "$status" = 0 ] || [ "$status" = 124 ]; then
       echo "killed rank: FAIL: exit $status (0 is a pass, 124 a hang)"
       failures=$((failures + 1))
-    elif grep -qi '^verdict\|^outcome\|holds\|violated' "$scratch/kill.log"; then
+    elif ! grep -q '^progress ' "$scratch/kill.log"; then
+      echo "killed rank: FAIL: no progress line, so the rank was not killed mid-run"
+      failures=$((failures + 1))
+    elif grep -q '^explored \|^result \|"outcome"' "$scratch/kill.log"; then
       echo "killed rank: FAIL: a result was printed"
       failures=$((failures + 1))
     elif ! grep -qi 'rank 1' "$scratch/kill.log" || ! grep -qi 'signal 9\|killed' "$scratch/kill.log"; then
