@@ -11,10 +11,13 @@
 // After the level, global ids follow the sequential order: the keys are sent to the rank
 // that owns their parent-id block, merged there, offset by an exclusive scan of the block
 // totals, and the ids sent back. The step that ends the search (first violation, first new
-// state past max_states) is the smallest such key over all ranks (MPI_Allreduce), and only
-// steps below it are counted, as in LevelExplorer. A counterexample is rebuilt by walking
-// the parent links across ranks (one collective per step) and re-running the model along
-// the action indices on every rank.
+// state past max_states, or with per-property results the last of the remaining properties'
+// own first violations) is found from the smallest keys over all ranks (MPI_Allreduce), and
+// only steps below it are counted, as in LevelExplorer: the same violations in the same
+// canonical order as one process. When every violating state is recorded (per property, or
+// past the first violation), a violating step is flagged in its record and its owner reports
+// the state's id. A counterexample is rebuilt by walking the parent links across ranks (one
+// collective per step) and re-running the model along the action indices on every rank.
 //
 // States travel as bytes (checker/distributed_codec.h); the collectives are RankGroup's
 // (checker/rank_group.h). This header holds the class and the level loop (expanding rounds,
@@ -76,12 +79,15 @@ class DistributedExplorer {
         capacity_(state_capacity(limits, kMaxIds)) {}
 
   Result<Action> run() {
-    if (opts_.on_edge || opts_.per_property || !opts_.stop_at_violation) {
-      throw std::invalid_argument(
-          "a distributed search supports neither edges, per-property results nor "
-          "continuing past a violation");
+    if (opts_.on_edge) {
+      throw std::invalid_argument("a distributed search cannot show its edges");
     }
-    begin_result(result_, model_.properties(), false);
+    begin_result(result_, model_.properties(), opts_.per_property);
+    decided_.assign(result_.properties.size(), false);
+    remaining_ = 0;
+    for (const PropertyInfo& property : result_.properties) {
+      remaining_ += property.kind == PropertyKind::kAlways ? 1 : 0;
+    }
     search();
     const std::uint64_t memory = ranks_.all_max(memory_bytes());
     return finish_result(result_, count_, transitions_, clock_.seconds(), memory);
@@ -92,6 +98,9 @@ class DistributedExplorer {
   static constexpr bool kRaw = StateCodec<M>::kRaw;
   static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
   static constexpr std::size_t kRoundParents = 2048;  // frontier states per rank per round
+  // Set in a step record's length word when the step violated a property and every
+  // violating state is recorded (per property, or past the first violation).
+  static constexpr std::uint64_t kViolatingBit = std::uint64_t{1} << 63;
 
   // Stop flags, OR-ed over the ranks; the lowest set bit names the limit.
   static constexpr unsigned kStopError = 1;
@@ -188,11 +197,23 @@ class DistributedExplorer {
     note_reached(obs, result_);
     if (!obs.violated.empty()) {
       result_.violating_states.push_back(0);
-      result_.violation = make_violation<Action>(obs, result_.properties, {}, 0, std::nullopt);
-      return false;
+      Violation<Action> violation =
+          make_violation<Action>(obs, result_.properties, {}, 0, std::nullopt);
+      if (opts_.per_property) {
+        record_properties(obs, violation);
+      }
+      result_.violation = std::move(violation);
+      if (opts_.per_property ? all_decided() : opts_.stop_at_violation) {
+        return false;
+      }
     }
     return true;
   }
+
+  // Whether the search ends at the first violating step (neither per property nor past it).
+  bool stops_at_first() const { return !opts_.per_property && opts_.stop_at_violation; }
+
+  bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
   // This rank's clock and memory at the start of a level, as stop flags.
   unsigned level_start_checks() const {
@@ -252,6 +273,12 @@ class DistributedExplorer {
     first_obs_ = Observation();
     first_fp_ = 0;
     reached_key_.assign(result_.properties.size(), kNoKey);
+    if (opts_.per_property) {
+      property_key_.assign(result_.properties.size(), kNoKey);
+      property_obs_.assign(result_.properties.size(), Observation());
+      property_fp_.assign(result_.properties.size(), 0);
+    }
+    violating_.clear();
     std::uint64_t stop_parent = kNoKey;
     std::size_t next = 0;
     for (;;) {
@@ -287,8 +314,11 @@ class DistributedExplorer {
       if (stop_for(stop)) {
         return false;
       }
-      stop_parent = std::min(
-          stop_parent, ranks_.all_min(first_key_ == kNoKey ? kNoKey : key_parent(first_key_)));
+      if (stops_at_first()) {
+        // No parent after the first violating one can hold the first violation: skip them.
+        stop_parent = std::min(
+            stop_parent, ranks_.all_min(first_key_ == kNoKey ? kNoKey : key_parent(first_key_)));
+      }
       const bool done = next >= frontier_.size() || frontier_.ids[next] > stop_parent;
       if (ranks_.all_or(done ? 0U : 1U) == 0) {
         break;
@@ -317,16 +347,38 @@ class DistributedExplorer {
       const std::size_t length_at = batch.size();
       append_u64(batch, std::uint64_t{0});
       codec_.encode(next, encoded, a, batch);
-      const std::uint64_t length = batch.size() - length_at - sizeof(std::uint64_t);
-      std::memcpy(batch.data() + length_at, &length, sizeof(length));
-      for (const std::size_t property : obs_.reached) {
-        check_property(property, result_.properties);
-        reached_key_[property] = std::min(reached_key_[property], key);
+      std::uint64_t length = batch.size() - length_at - sizeof(std::uint64_t);
+      if (!obs_.violated.empty() && !stops_at_first()) {
+        length |= kViolatingBit;  // the owner records the state this step enters
       }
-      if (!obs_.violated.empty() && key < first_key_) {
-        first_key_ = key;
-        first_obs_ = obs_;
-        first_fp_ = fingerprint;
+      std::memcpy(batch.data() + length_at, &length, sizeof(length));
+      note(key, fingerprint);
+    }
+  }
+
+  // Records what one step observed: witnesses, the first violation, and per property its
+  // own first violation.
+  void note(std::uint64_t key, std::uint64_t fingerprint) {
+    for (const std::size_t property : obs_.reached) {
+      check_property(property, result_.properties);
+      reached_key_[property] = std::min(reached_key_[property], key);
+    }
+    if (obs_.violated.empty()) {
+      return;
+    }
+    for (const auto& [property, message] : obs_.violated) {
+      check_property(property, result_.properties);
+    }
+    if (key < first_key_) {
+      first_key_ = key;
+      first_obs_ = obs_;
+      first_fp_ = fingerprint;
+    }
+    for (const auto& [property, message] : obs_.violated) {
+      if (opts_.per_property && !decided_[property] && key < property_key_[property]) {
+        property_key_[property] = key;
+        property_obs_[property] = obs_;
+        property_fp_[property] = fingerprint;
       }
     }
   }
@@ -337,13 +389,18 @@ class DistributedExplorer {
   std::vector<std::uint64_t> global_positions(const std::vector<std::uint64_t>& keys) const;
   bool commit();
   std::uint64_t local_steps_below(std::uint64_t key) const;
-  Violation<Action> pick_violation(std::uint64_t key);
+  Violation<Action> pick_violation(std::uint64_t key, std::uint64_t local_key,
+                                   const Observation& local_obs, std::uint64_t local_fp,
+                                   std::optional<std::size_t> property);
   std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
+  std::vector<std::uint32_t> violating_ids(std::uint64_t bound) const;
+  void record_properties(const Observation& obs, const Violation<Action>& first);
 
   std::uint64_t memory_bytes() const {
     return visited_.bytes() + ids_.capacity() * sizeof(std::uint32_t) + parent_.bytes() +
            action_.bytes() + frontier_.memory() + level_bytes_.capacity() +
-           candidates_.size() * (sizeof(Candidate) + 4 * sizeof(void*));
+           candidates_.size() * (sizeof(Candidate) + 4 * sizeof(void*)) +
+           violating_.capacity() * sizeof(violating_[0]);
   }
 
   const M& model_;
@@ -365,6 +422,8 @@ class DistributedExplorer {
   std::uint64_t frontier_total_ = 0;  // frontier states over all ranks
   std::uint64_t count_ = 0;           // states over all ranks
   std::uint64_t transitions_ = 0;
+  std::vector<bool> decided_;  // per property: its own counterexample is recorded
+  std::size_t remaining_ = 0;  // `always` properties not yet decided
   double next_progress_ = opts_.progress_interval_seconds;
   std::string error_;  // this rank's failure, if any
   bool oom_ = false;
@@ -379,6 +438,11 @@ class DistributedExplorer {
   Observation first_obs_;
   std::uint64_t first_fp_ = 0;
   std::vector<std::uint64_t> reached_key_;
+  std::vector<std::uint64_t> property_key_;  // per property, this rank's smallest violating step
+  std::vector<Observation> property_obs_;
+  std::vector<std::uint64_t> property_fp_;
+  // Violating steps into states this rank owns, (key, fingerprint), when all are recorded.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> violating_;
   std::vector<Action> actions_;
   Observation obs_;
 

@@ -1,9 +1,11 @@
 // DistributedExplorer's owner side of a level: the successors a rank receives, kept per new
-// fingerprint with their smallest key; at the end of the level, the new states of every rank
-// numbered in the sequential order (keys sent to the rank owning their parent-id block,
-// merged, offset by an exclusive scan), the step at which the sequential search would stop
-// found over all ranks and the states and steps below it recorded; and the counterexample,
-// its parent links walked across the ranks (one collective per step) and the model re-run
+// fingerprint with their smallest key (and the flagged violating steps, when every violating
+// state is recorded); at the end of the level, the new states of every rank numbered in the
+// sequential order (keys sent to the rank owning their parent-id block, merged, offset by an
+// exclusive scan), the step at which the sequential search would stop found over all ranks
+// (first violation, each property's own first violation, or the first state past max_states)
+// and the states, violations, witnesses and steps below it recorded; and the counterexamples,
+// their parent links walked across the ranks (one collective per step) and the model re-run
 // along them. Part of checker/distributed_explorer.h, which includes it.
 #pragma once
 
@@ -31,9 +33,13 @@ void DistributedExplorer<M>::receive(const std::vector<std::byte>& in) {
   while (at < in.size()) {
     const std::uint64_t fingerprint = read_u64(in.data() + at);
     const std::uint64_t key = read_u64(in.data() + at + 8);
-    const std::uint64_t length = read_u64(in.data() + at + 16);
+    const std::uint64_t word = read_u64(in.data() + at + 16);
+    const std::uint64_t length = word & ~kViolatingBit;
     const std::byte* bytes = in.data() + at + 24;
     at += 24 + length;
+    if ((word & kViolatingBit) != 0) {
+      violating_.emplace_back(key, fingerprint);
+    }
     if (visited_.find(fingerprint) != VisitedSet::kNoId) {
       continue;
     }
@@ -117,9 +123,27 @@ bool DistributedExplorer<M>::commit() {
   const std::vector<std::uint64_t> positions = global_positions(keys);
   const std::uint64_t total = ranks_.all_sum(entries.size());
 
-  // The step that ends the search in this level, if any.
+  // The step that ends the search in this level, if any: the first violation, or with
+  // per-property results the last of the remaining properties' own first violations.
   const std::uint64_t first = ranks_.all_min(first_key_);
-  std::uint64_t bound = first == kNoKey ? kNoKey : first + 1;
+  std::vector<std::uint64_t> picks;
+  std::uint64_t bound = kNoKey;
+  if (opts_.per_property) {
+    picks = ranks_.all_min(property_key_);
+    std::uint64_t last = 0;
+    std::size_t newly = 0;
+    for (const std::uint64_t key : picks) {
+      if (key != kNoKey) {
+        ++newly;
+        last = std::max(last, key);
+      }
+    }
+    if (remaining_ > 0 && newly == remaining_) {
+      bound = last + 1;
+    }
+  } else if (opts_.stop_at_violation && first != kNoKey) {
+    bound = first + 1;
+  }
   bool max_states = false;
   if (count_ + total > capacity_) {
     std::uint64_t local_cut = kNoKey;
@@ -158,15 +182,33 @@ bool DistributedExplorer<M>::commit() {
   level_bytes_.clear();
   level_bytes_.shrink_to_fit();
 
-  // Witnesses below the bound.
-  for (std::size_t p = 0; p < reached_key_.size(); ++p) {
-    if (ranks_.all_min(reached_key_[p]) < bound) {
+  // Witnesses, violating states and violations below the bound.
+  const std::vector<std::uint64_t> reached = ranks_.all_min(reached_key_);
+  for (std::size_t p = 0; p < reached.size(); ++p) {
+    if (reached[p] < bound) {
       result_.reached[p] = true;
     }
   }
-  if (first != kNoKey && first < bound) {
-    result_.violation = pick_violation(first);
-    result_.violating_states.push_back(result_.violation->state);
+  if (!stops_at_first()) {
+    const std::vector<std::uint32_t> violating = violating_ids(bound);
+    result_.violating_states.insert(result_.violating_states.end(), violating.begin(),
+                                    violating.end());
+  }
+  if (!result_.violation && first < bound) {
+    result_.violation = pick_violation(first, first_key_, first_obs_, first_fp_, std::nullopt);
+    if (stops_at_first()) {
+      result_.violating_states.push_back(result_.violation->state);
+    }
+  }
+  for (std::size_t p = 0; p < picks.size(); ++p) {
+    if (picks[p] < bound) {
+      Violation<Action> own =
+          pick_violation(picks[p], property_key_[p], property_obs_[p], property_fp_[p], p);
+      decided_[p] = true;
+      --remaining_;
+      result_.property_results[p].status = PropertyStatus::kViolated;
+      result_.property_results[p].violation = std::move(own);
+    }
   }
   transitions_ += steps;
   if (admitted_total > 0) {
@@ -197,16 +239,37 @@ std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const
   return steps;
 }
 
-// The counterexample of the smallest violating step `key`, the same on every rank.
+// The global ids of the states that this level's violating steps below `bound` entered,
+// over all ranks (each rank finds those of the states it owns), the same on every rank.
 template <Model M>
-auto DistributedExplorer<M>::pick_violation(std::uint64_t key) -> Violation<Action> {
+std::vector<std::uint32_t> DistributedExplorer<M>::violating_ids(std::uint64_t bound) const {
+  std::vector<std::uint32_t> mine;
+  for (const auto& [key, fingerprint] : violating_) {
+    if (key < bound) {
+      mine.push_back(ids_[visited_.find(fingerprint)]);
+    }
+  }
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  return ranks_.all_gather(mine);
+}
+
+// The counterexample of the violating step `key` (the smallest over the ranks of the
+// `local_key`s; the rank whose own it is holds its observation and fingerprint), leading
+// with `property` or else with the first property the step violated; the same on every
+// rank.
+template <Model M>
+auto DistributedExplorer<M>::pick_violation(std::uint64_t key, std::uint64_t local_key,
+                                            const Observation& local_obs, std::uint64_t local_fp,
+                                            std::optional<std::size_t> property)
+    -> Violation<Action> {
   const int holder = static_cast<int>(
-      ranks_.all_min(first_key_ == key ? static_cast<std::uint64_t>(rank_)
-                                       : std::numeric_limits<std::uint64_t>::max()));
-  std::uint64_t fingerprint = first_fp_;
+      ranks_.all_min(local_key == key ? static_cast<std::uint64_t>(rank_)
+                                      : std::numeric_limits<std::uint64_t>::max()));
+  std::uint64_t fingerprint = local_fp;
   MPI_Bcast(&fingerprint, 1, MPI_UINT64_T, holder, ranks_.comm());
   Observation obs;
-  const std::string messages = ranks_.broadcast(encode_observation(first_obs_), holder);
+  const std::string messages = ranks_.broadcast(encode_observation(local_obs), holder);
   decode_observation(messages, obs);
   const std::uint32_t found =
       owner(fingerprint) == rank_ ? visited_.find(fingerprint) : VisitedSet::kNoId;
@@ -215,7 +278,25 @@ auto DistributedExplorer<M>::pick_violation(std::uint64_t key) -> Violation<Acti
   const std::uint64_t transition = transitions_ + ranks_.all_sum(local_steps_below(key));
   std::vector<Action> path =
       path_through(static_cast<std::uint32_t>(key_parent(key)), key_action(key));
-  return make_violation(obs, result_.properties, std::move(path), state, transition);
+  return make_violation(obs, property.value_or(obs.violated.front().first), result_.properties,
+                        std::move(path), state, transition);
+}
+
+// Records the per-property counterexamples of one violating step (the initial state).
+template <Model M>
+void DistributedExplorer<M>::record_properties(const Observation& obs,
+                                               const Violation<Action>& first) {
+  for (const auto& [property, message] : obs.violated) {
+    if (decided_[property]) {
+      continue;
+    }
+    decided_[property] = true;
+    --remaining_;
+    auto& entry = result_.property_results[property];
+    entry.status = PropertyStatus::kViolated;
+    entry.violation = make_violation(obs, property, result_.properties, first.path, first.state,
+                                     first.transition);
+  }
 }
 
 // The actions from the initial state to state `id` and then its action number `last`:

@@ -19,10 +19,11 @@ namespace preemptcheck::checker {
 /// explore(model, limits, opts), spread over the ranks when the process was started by
 /// mpirun with more than one rank (see checker/distributed_explorer.h). Every rank returns
 /// the same Result, with the same figures and counterexample as one process (stats.seconds,
-/// rates and memory aside: memory_bytes is the largest rank's). Under MPI, opts must not ask
-/// for edges, per-property results or continuing past a violation (std::invalid_argument);
-/// threads is ignored (one thread per rank). When one rank fails every rank throws
-/// RankFailure naming it; an error that cannot be shared aborts the MPI job with exit 3.
+/// rates and memory aside: memory_bytes is the largest rank's), per-property results and
+/// continuing past a violation included. Under MPI, opts must not ask for edges
+/// (std::invalid_argument); threads is ignored (one thread per rank). When one rank fails every
+/// rank throws RankFailure naming it; an error that cannot be shared aborts the MPI job with
+/// exit 3.
 template <Model M>
 Result<typename M::Action> explore_auto(const M& model, const Limits& limits,
                                         const ExploreOptions<typename M::Action>& opts = {}) {

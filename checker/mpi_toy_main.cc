@@ -2,9 +2,12 @@
 // result, so that the distributed tests can compare a run under mpirun with one process.
 // Three models that differ only in how their states travel between ranks: "packed" (a
 // PackedModel), "raw" (a trivially copyable State) and "replay" (a std::vector State, sent as
-// its path). Options: --model NAME, --size N (values per counter), --violate, --max-states N,
-// --max-depth N, --fail-rank R (that rank's model throws in its third level),
-// --kill-rank R (that rank kills itself in its third level).
+// its path). Options: --model NAME, --size N (values per counter), --violate (the corner
+// property fails), --violate-more (two more `always` properties fail, at depth 6, some steps
+// failing both), --per-property (a verdict and a counterexample per property),
+// --continue (explore past the first violation), --max-states N, --max-depth N,
+// --fail-rank R (that rank's model throws in its third level), --kill-rank R (that rank kills
+// itself in its third level).
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -29,6 +33,7 @@ using namespace preemptcheck::checker;
 struct Settings {
   int size = 7;
   bool violate = false;
+  bool violate_more = false;
   int fail_rank = -1;
   int kill_rank = -1;
 };
@@ -50,7 +55,9 @@ class ToyModel {
   explicit ToyModel(Settings settings) : settings_(settings), rank_(mpi::rank()) {
     properties_ = {{"no-bad-corner", PropertyKind::kAlways, "never a=size-2, b=3, c=2"},
                    {"top-reached", PropertyKind::kSometimes, "a reaches size-1"},
-                   {"never-reached", PropertyKind::kSometimes, "a reaches size"}};
+                   {"never-reached", PropertyKind::kSometimes, "a reaches size"},
+                   {"no-two-two-two", PropertyKind::kAlways, "never a=b=c=2"},
+                   {"no-six-with-two", PropertyKind::kAlways, "never a+b+c=6 with c=2"}};
   }
 
   State initial_state() const { return make(0, 0, 0); }
@@ -93,6 +100,12 @@ class ToyModel {
     }
     if (settings_.violate && v.a == settings_.size - 2 && v.b == 3 && v.c == 2) {
       obs.violate(0, fmt::format("corner reached by action {}", action));
+    }
+    if (settings_.violate_more && v.a == 2 && v.b == 2 && v.c == 2) {
+      obs.violate(3, fmt::format("all two by action {}", action));
+    }
+    if (settings_.violate_more && v.a + v.b + v.c == 6 && v.c == 2) {
+      obs.violate(4, fmt::format("six with c=2 by action {}", action));
     }
     if (v.a == settings_.size - 1)
       obs.reach(1);
@@ -151,9 +164,19 @@ static_assert(PackedModel<PackedToy>);
 static_assert(!PackedModel<RawToy> && std::is_trivially_copyable_v<Counters>);
 static_assert(!PackedModel<ReplayToy>);
 
+template <class A>
+void print_violation(std::string_view label, const Violation<A>& v) {
+  std::vector<std::string> also;
+  for (const PropertyMessage& m : v.also_violated) {
+    also.push_back(fmt::format("{} '{}'", m.name, m.message));
+  }
+  fmt::print("{} {} {} '{}' state {} transition {}\npath {}\nalso {}\n", label, v.property, v.name,
+             v.message, v.state, v.transition.value_or(0), v.path, also);
+}
+
 template <class M>
-int run(const M& model, const Limits& limits) {
-  const auto r = explore_auto(model, limits);
+int run(const M& model, const Limits& limits, const ExploreOptions<typename M::Action>& opts) {
+  const auto r = explore_auto(model, limits, opts);
   if (!mpi::is_lead_rank()) {
     return 0;
   }
@@ -162,9 +185,14 @@ int run(const M& model, const Limits& limits) {
   fmt::print("level_starts {}\nreached {}\nviolating_states {}\n", r.level_starts, r.reached,
              r.violating_states);
   if (r.violation) {
-    fmt::print("violation {} {} '{}' state {} transition {}\npath {}\n", r.violation->property,
-               r.violation->name, r.violation->message, r.violation->state,
-               r.violation->transition.value_or(0), r.violation->path);
+    print_violation("violation", *r.violation);
+  }
+  for (std::size_t p = 0; p < r.property_results.size(); ++p) {
+    const auto& entry = r.property_results[p];
+    fmt::print("property {} {}: {}\n", p, r.properties[p].name, property_status_name(entry.status));
+    if (entry.violation) {
+      print_violation("  own", *entry.violation);
+    }
   }
   return r.outcome == Outcome::kHolds ? 0 : r.outcome == Outcome::kViolated ? 1 : 4;
 }
@@ -174,6 +202,7 @@ int run(const M& model, const Limits& limits) {
 int main(int argc, char** argv) {
   Settings settings;
   Limits limits;
+  ExploreOptions<int> opts;
   std::string model = "packed";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -184,6 +213,12 @@ int main(int argc, char** argv) {
       settings.size = std::stoi(value());
     else if (arg == "--violate")
       settings.violate = true;
+    else if (arg == "--violate-more")
+      settings.violate_more = true;
+    else if (arg == "--per-property")
+      opts.per_property = true;
+    else if (arg == "--continue")
+      opts.stop_at_violation = false;
     else if (arg == "--max-states")
       limits.max_states = std::stoull(value());
     else if (arg == "--max-depth")
@@ -199,11 +234,11 @@ int main(int argc, char** argv) {
   }
   try {
     if (model == "packed")
-      return run(PackedToy(settings), limits);
+      return run(PackedToy(settings), limits, opts);
     if (model == "raw")
-      return run(RawToy(settings), limits);
+      return run(RawToy(settings), limits, opts);
     if (model == "replay")
-      return run(ReplayToy(settings), limits);
+      return run(ReplayToy(settings), limits, opts);
     fmt::print(stderr, "checker_mpi_toy: unknown model {}\n", model);
     return 2;
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // RankGroup: the collectives the distributed search runs over the ranks of an MPI
-// communicator — minimum, maximum, sum and bitwise or of one number, the exchange of one batch
-// per rank (MPI_Alltoallv) and the broadcast of a string — each called alike on every rank.
+// communicator — minimum, maximum, sum and bitwise or of one number, the element-wise minimum
+// of a list, the exchange of one batch per rank (MPI_Alltoallv), the gathering of every rank's
+// list on every rank and the broadcast of a string — each called alike on every rank.
 // In the MPI build only.
 #pragma once
 
@@ -33,6 +34,13 @@ class RankGroup {
   std::uint64_t all_min(std::uint64_t x) const {
     std::uint64_t out = 0;
     MPI_Allreduce(&x, &out, 1, MPI_UINT64_T, MPI_MIN, comm_);
+    return out;
+  }
+
+  /// The element-wise minimum of every rank's `xs` (the same length on every rank).
+  std::vector<std::uint64_t> all_min(const std::vector<std::uint64_t>& xs) const {
+    std::vector<std::uint64_t> out(xs.size());
+    MPI_Allreduce(xs.data(), out.data(), as_count(xs.size()), MPI_UINT64_T, MPI_MIN, comm_);
     return out;
   }
 
@@ -86,6 +94,13 @@ class RankGroup {
     MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, recv.data(),
                   recv_counts.data(), recv_at.data(), MPI_BYTE, comm_);
     return recv;
+  }
+
+  /// Every rank's `mine`, concatenated by rank, on every rank.
+  template <class T>
+  std::vector<T> all_gather(const std::vector<T>& mine) const {
+    std::vector<std::size_t> from;
+    return exchange(std::vector<std::vector<T>>(static_cast<std::size_t>(size_), mine), from);
   }
 
   /// Broadcasts a string from `root`.

@@ -162,14 +162,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     limits.max_memory_bytes.reset();
   checker::ExploreOptions<Action> explore_options;
   explore_options.threads = effective_threads(options.threads);
-  // The distributed search stops at the first violation (checker/explore_auto.h).
-  const bool distributed = checker::mpi::size() > 1;
-  if (distributed && !options.stop_at_first && checker::mpi::is_lead_rank()) {
-    fmt::print(err,
-               "preemptcheck check: note: under mpirun the search stops at the first violation, "
-               "as with --stop-at-first\n");
-  }
-  explore_options.per_property = !options.stop_at_first && !distributed;
+  explore_options.per_property = !options.stop_at_first;
   if (!options.quiet) {
     explore_options.progress = [&err](const checker::Stats& s) {
       fmt::print(err, "{}\n", report::progress_line(s));

@@ -4,7 +4,7 @@
 For each scenario: the --json documents must be equal apart from the timing and memory
 figures (seconds, states per second, peak memory), the exit status equal, and a
 counterexample file written under --out equal byte for byte. Every run stops at the first
-violation (--stop-at-first), as the distributed search does.
+violation (--stop-at-first); cli/mpi_check_test.sh compares runs with a verdict per property.
 Usage: mpi_scenarios_test.py "MPIRUN ARGS" PREEMPTCHECK SCENARIO.yaml[::CHECK ARGS]...
 (CHECK ARGS: more words for `check`, separated by spaces).
 """
