@@ -119,8 +119,16 @@ class LevelExplorer {
 
  private:
   static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
-  // Successors of one state looked up together.
-  static constexpr std::size_t kBatch = 8;
+  // Successors looked up together.
+  static constexpr std::size_t kBatch = 16;
+
+  // A step whose successor waits in a worker's batch.
+  struct BatchedStep {
+    std::uint64_t id = 0;  // the parent's
+    std::uint64_t fingerprint = 0;
+    std::uint32_t index = 0;  // the parent's, in its part
+    std::uint32_t action = 0;
+  };
   // The chunk pool's bytes in use past which the frontier's filled chunks go to its
   // temporary files (checker/frontier_store.h).
   static constexpr std::size_t kFrontierMemory = std::size_t{64} << 20;
@@ -131,9 +139,10 @@ class LevelExplorer {
     FrontierStore<M> found;                // the states this worker claimed first
     PooledArray<std::uint64_t> found_fps;  // their fingerprints
     std::vector<Action> actions;
-    SuccessorBatch<State, kBatch> next;  // successors being looked up
+    SuccessorBatch<State, kBatch> next;  // successors waiting to be looked up
     std::array<Observation, kBatch> next_obs;
-    std::array<std::uint64_t, kBatch> next_fp{};
+    std::array<BatchedStep, kBatch> next_step{};
+    std::size_t batched = 0;
     std::uint64_t first_key = kNoKey;  // its smallest violating step
     Observation first_obs;
     std::uint64_t first_fp = 0;
@@ -303,7 +312,9 @@ class LevelExplorer {
   // The workers' expansion of a level (checker/level_explorer_workers.h).
   void run_workers();
   void work(unsigned w);
-  bool expand(Worker& worker, const State& state, std::uint64_t id);
+  bool expand(Worker& worker, const State& state, std::uint64_t id, std::uint32_t index,
+              std::size_t from);
+  bool look_up(Worker& worker);
   void note(Worker& worker, const Observation& obs, std::uint64_t key, std::uint64_t fingerprint);
 
   // The end of a level (checker/level_explorer_commit.h).

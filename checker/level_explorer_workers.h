@@ -51,24 +51,31 @@ void LevelExplorer<M>::work(unsigned w) {
         worker.pending = true;
       }
       bool stop = false;
-      frontier_.read(
-          model_, units_[worker.unit], worker.index,
-          [&](std::uint32_t id, std::uint32_t index, const State& state) {
-            worker.index = index;
-            if (abort_.load(std::memory_order_relaxed)) {
-              stop = true;
-              return false;
-            }
-            // No step from past the first violation's parent can count.
-            if (id <= stop_parent_.load(std::memory_order_relaxed) && !expand(worker, state, id)) {
-              worker.full = true;
-              stop = true;
-              return false;
-            }
-            worker.action = 0;
-            return true;
-          });
+      bool full = false;
+      const std::uint32_t resume = worker.index;
+      frontier_.read(model_, units_[worker.unit], resume,
+                     [&](std::uint32_t id, std::uint32_t index, const State& state) {
+                       if (abort_.load(std::memory_order_relaxed)) {
+                         stop = true;
+                         return false;
+                       }
+                       // No step from past the first violation's parent can count.
+                       if (id <= stop_parent_.load(std::memory_order_relaxed) &&
+                           !expand(worker, state, id, index, index == resume ? worker.action : 0)) {
+                         full = true;
+                         return false;
+                       }
+                       return true;
+                     });
+      if (!stop && !full) {
+        full = !look_up(worker);
+      }
       if (stop) {
+        worker.batched = 0;
+        return;
+      }
+      if (full) {
+        worker.full = true;
         return;
       }
       worker.pending = false;
@@ -87,51 +94,64 @@ void LevelExplorer<M>::work(unsigned w) {
   }
 }
 
-// Generates the steps of frontier state `state` (id `id`) from worker.action on; returns
-// false when the level table must grow first (worker.action is where to resume). The
-// successors are made kBatch at a time and their lookups started together (prefetched):
-// a lookup misses the cache twice, the slot and then the fingerprint it names, and a batch
-// waits for those once.
+// Makes the successors of frontier state `state` (id `id`, index `index` in its part) from
+// action `from` on, into the worker's batch, looking the batch up whenever it fills; returns
+// false when the level table must grow first (worker.index and worker.action say where to
+// resume). A lookup misses the cache twice, the slot and then the fingerprint it names; the
+// batch spans states, so that its lookups are started (prefetched) long before they are
+// made, and wait for memory together.
 template <Model M>
-bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t id) {
+bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t id,
+                              std::uint32_t index, std::size_t from) {
   worker.actions.clear();
   model_.enabled_actions(state, worker.actions);
   check_action_count(worker.actions.size());
   const std::size_t count = worker.actions.size();
   succ_[id - level_start_] = static_cast<std::uint32_t>(count);
-  for (std::size_t first = worker.action; first < count; first += kBatch) {
-    const std::size_t size = std::min(kBatch, count - first);
-    for (std::size_t k = 0; k < size; ++k) {
-      Observation& obs = worker.next_obs[k];
-      obs.clear();
-      const State& next = worker.next.make(
-          k, [&] { return model_.next_state(state, worker.actions[first + k], obs); });
-      worker.next_fp[k] = model_.fingerprint(next);
-      visited_.prefetch_slot(worker.next_fp[k]);
+  for (std::size_t a = from; a < count; ++a) {
+    if (worker.batched == kBatch && !look_up(worker)) {
+      return false;
     }
-    for (std::size_t k = 0; k < size; ++k) {
-      visited_.prefetch_id(worker.next_fp[k]);
-      table_->prefetch(worker.next_fp[k]);
-    }
-    for (std::size_t k = 0; k < size; ++k) {
-      const std::size_t a = first + k;
-      const std::uint64_t fingerprint = worker.next_fp[k];
-      const std::uint64_t key = key_of(id, a);
-      if (visited_.find(fingerprint) == VisitedSet::kNoId) {
-        std::size_t slot = 0;
-        const LevelTable::Claim claim = table_->claim(fingerprint, key, slot);
-        if (claim == LevelTable::Claim::kFull) {
-          worker.action = a;
-          return false;
-        }
-        if (claim == LevelTable::Claim::kInserted) {
-          worker.found_fps.push_back(fingerprint);
-          worker.found.push(model_, std::move(worker.next[k]));
-        }
+    const std::size_t k = worker.batched++;
+    Observation& obs = worker.next_obs[k];
+    obs.clear();
+    const State& next =
+        worker.next.make(k, [&] { return model_.next_state(state, worker.actions[a], obs); });
+    const std::uint64_t fingerprint = model_.fingerprint(next);
+    worker.next_step[k] = {id, fingerprint, index, static_cast<std::uint32_t>(a)};
+    visited_.prefetch_slot(fingerprint);
+  }
+  return true;
+}
+
+// Looks up the worker's batch of successors in order: claims the new ones and notes every
+// step. Returns false when the level table must grow first; the step it stopped at is where
+// the worker resumes (worker.index, worker.action), and the batch is emptied either way.
+template <Model M>
+bool LevelExplorer<M>::look_up(Worker& worker) {
+  const std::size_t size = std::exchange(worker.batched, 0);
+  for (std::size_t k = 0; k < size; ++k) {
+    visited_.prefetch_id(worker.next_step[k].fingerprint);
+    table_->prefetch(worker.next_step[k].fingerprint);
+  }
+  for (std::size_t k = 0; k < size; ++k) {
+    const BatchedStep& step = worker.next_step[k];
+    const std::uint64_t key = key_of(step.id, step.action);
+    if (visited_.find(step.fingerprint) == VisitedSet::kNoId) {
+      std::size_t slot = 0;
+      const LevelTable::Claim claim = table_->claim(step.fingerprint, key, slot);
+      if (claim == LevelTable::Claim::kFull) {
+        worker.index = step.index;
+        worker.action = step.action;
+        return false;
       }
-      ++worker.steps;
-      note(worker, worker.next_obs[k], key, fingerprint);
+      if (claim == LevelTable::Claim::kInserted) {
+        worker.found_fps.push_back(step.fingerprint);
+        worker.found.push(model_, std::move(worker.next[k]));
+      }
     }
+    ++worker.steps;
+    note(worker, worker.next_obs[k], key, step.fingerprint);
   }
   return true;
 }

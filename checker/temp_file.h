@@ -112,8 +112,8 @@ class TempFile {
   [[noreturn]] static void fail(const char* what) {
     const int error = errno;
     throw TempFileError(std::string("cannot ") + what + " a temporary file in " + directory() +
-                        " (" + (error != 0 ? std::strerror(error) : "no space left?") +
-                        "); set TMPDIR to a directory with room");
+                        ": " + (error != 0 ? std::strerror(error) : "nothing written") +
+                        "; set TMPDIR to a directory with room");
   }
 
   void close_file() noexcept {

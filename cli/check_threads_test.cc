@@ -133,8 +133,8 @@ TEST(cliThreads, ATemporaryFileThatCannotBeWrittenExitsThreeNamingIt) {
     unsetenv("TMPDIR");
   }
   EXPECT_EQ(code, kExitLimit) << out;
-  EXPECT_NE(out.find("a temporary file failed: cannot create a temporary file in "
-                     "/nonexistent-directory-of-preemptcheck"),
+  EXPECT_NE(out.find("a temporary file failed (cannot create a temporary file in "
+                     "/nonexistent-directory-of-preemptcheck: "),
             std::string::npos)
       << out;
 }

@@ -36,7 +36,7 @@ std::string stats_line(const checker::Stats& s) {
 // Why the search stopped: "at its max-states limit", "at the memory limit", "out of memory".
 std::string stop_words(std::string_view limit, std::string_view detail) {
   if (limit == checker::kTempFileLimit)
-    return fmt::format("because a temporary file failed: {}", detail);
+    return fmt::format("because a temporary file failed ({})", detail);
   if (limit == checker::kMemoryLimit)
     return "at the memory limit (--max-memory)";
   if (limit == checker::kOutOfMemory)
