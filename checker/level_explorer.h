@@ -131,7 +131,7 @@ class LevelExplorer {
   };
   // The chunk pool's bytes in use past which the frontier's filled chunks go to its
   // temporary files (checker/frontier_store.h).
-  static constexpr std::size_t kFrontierMemory = std::size_t{64} << 20;
+  static constexpr std::size_t kFrontierMemory = std::size_t{16} << 20;
 
   // What one worker found in a level.
   struct Worker {
