@@ -195,17 +195,9 @@ class DistributedExplorer {
     Observation obs;
     model_.check_initial(initial, obs);
     note_reached(obs, result_);
-    if (!obs.violated.empty()) {
-      result_.violating_states.push_back(0);
-      Violation<Action> violation =
-          make_violation<Action>(obs, result_.properties, {}, 0, std::nullopt);
-      if (opts_.per_property) {
-        record_properties(obs, violation);
-      }
-      result_.violation = std::move(violation);
-      if (opts_.per_property ? all_decided() : opts_.stop_at_violation) {
-        return false;
-      }
+    if (!obs.violated.empty() &&
+        record_initial_violation(obs, opts_, result_, decided_, remaining_)) {
+      return false;
     }
     return true;
   }
@@ -394,7 +386,6 @@ class DistributedExplorer {
                                    std::optional<std::size_t> property);
   std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
   std::vector<std::uint32_t> violating_ids(std::uint64_t bound) const;
-  void record_properties(const Observation& obs, const Violation<Action>& first);
 
   std::uint64_t memory_bytes() const {
     return visited_.bytes() + ids_.capacity() * sizeof(std::uint32_t) + parent_.bytes() +

@@ -282,23 +282,6 @@ auto DistributedExplorer<M>::pick_violation(std::uint64_t key, std::uint64_t loc
                         std::move(path), state, transition);
 }
 
-// Records the per-property counterexamples of one violating step (the initial state).
-template <Model M>
-void DistributedExplorer<M>::record_properties(const Observation& obs,
-                                               const Violation<Action>& first) {
-  for (const auto& [property, message] : obs.violated) {
-    if (decided_[property]) {
-      continue;
-    }
-    decided_[property] = true;
-    --remaining_;
-    auto& entry = result_.property_results[property];
-    entry.status = PropertyStatus::kViolated;
-    entry.violation = make_violation(obs, property, result_.properties, first.path, first.state,
-                                     first.transition);
-  }
-}
-
 // The actions from the initial state to state `id` and then its action number `last`:
 // the parent links are walked across the ranks, then the model re-run along them.
 template <Model M>

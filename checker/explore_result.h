@@ -131,6 +131,33 @@ Violation<Action> make_violation(const Observation& obs,
                         transition);
 }
 
+/// Records a violating initial state (`obs`, not empty): as the search's violation, and with
+/// `per_property` as the own counterexample of each property it violates that is not yet
+/// `decided` (marking it so; `remaining` counts the `always` properties left). Returns
+/// whether the search ends there.
+template <class Action>
+bool record_initial_violation(const Observation& obs, const ExploreOptions<Action>& opts,
+                              Result<Action>& result, std::vector<bool>& decided,
+                              std::size_t& remaining) {
+  result.violating_states.push_back(0);
+  Violation<Action> violation = make_violation<Action>(obs, result.properties, {}, 0, std::nullopt);
+  if (opts.per_property) {
+    for (const auto& [property, message] : obs.violated) {
+      if (decided[property]) {
+        continue;
+      }
+      decided[property] = true;
+      --remaining;
+      auto& entry = result.property_results[property];
+      entry.status = PropertyStatus::kViolated;
+      entry.violation = make_violation(obs, property, result.properties, violation.path,
+                                       violation.state, violation.transition);
+    }
+  }
+  result.violation = std::move(violation);
+  return opts.per_property ? remaining == 0 && !decided.empty() : opts.stop_at_violation;
+}
+
 /// The deepest level discovered so far (0 before the initial state).
 inline std::uint32_t deepest_level(const Summary& summary) {
   return summary.level_starts.empty() ? 0

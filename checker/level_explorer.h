@@ -210,17 +210,9 @@ class LevelExplorer {
     Observation obs;
     model_.check_initial(initial, obs);
     note_reached(obs, result_);
-    if (!obs.violated.empty()) {
-      result_.violating_states.push_back(0);
-      Violation<Action> violation =
-          make_violation<Action>(obs, result_.properties, {}, 0, std::nullopt);
-      if (opts_.per_property) {
-        record_properties(obs, violation);
-      }
-      result_.violation = std::move(violation);
-      if (opts_.per_property ? all_decided() : opts_.stop_at_violation) {
-        return false;
-      }
+    if (!obs.violated.empty() &&
+        record_initial_violation(obs, opts_, result_, decided_, remaining_)) {
+      return false;
     }
     frontier_ = LevelFrontier<M>::single(model_, pool_, std::move(initial));
     return true;
@@ -323,7 +315,6 @@ class LevelExplorer {
   Violation<Action> pick_violation(const Pick& pick, std::size_t property,
                                    const StepsBelow& steps_below);
   std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
-  void record_properties(const Observation& obs, const Violation<Action>& first);
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 

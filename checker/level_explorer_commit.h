@@ -270,20 +270,4 @@ auto LevelExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
   return replay_links(model_, links, last);
 }
 
-// Records the per-property counterexamples of one violating step (the initial state).
-template <Model M>
-void LevelExplorer<M>::record_properties(const Observation& obs, const Violation<Action>& first) {
-  for (const auto& [property, message] : obs.violated) {
-    if (decided_[property]) {
-      continue;
-    }
-    decided_[property] = true;
-    --remaining_;
-    auto& entry = result_.property_results[property];
-    entry.status = PropertyStatus::kViolated;
-    entry.violation = make_violation(obs, property, result_.properties, first.path, first.state,
-                                     first.transition);
-  }
-}
-
 }  // namespace preemptcheck::checker::detail
