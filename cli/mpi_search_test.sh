@@ -11,40 +11,14 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 failures=0
 
-# The only figures allowed to differ: times (as scripts/determinism.sh masks them).
-mask() {
-  sed -E \
-    -e 's/[0-9][0-9,.]*(e[-+]?[0-9]+)? ?(ns|us|µs|ms|s|min|B|KiB|MiB|GiB|kB|MB|GB|states\/s)\b/#/g' \
-    -e 's/"(seconds|states_per_second|peak_rss_bytes|memory_bytes|elapsed_seconds)": *[-+0-9.eE]+/"\1": #/g'
-}
-
-# run NAME LAUNCHER... -- ARGS...: stdout (masked), exit status and the files written to
-# $scratch/out (one directory for every run: a counterexample file names where it was written).
-run() {
-  name=$1
-  shift
-  launcher=""
-  while [ "$1" != -- ]; do launcher="$launcher $1"; shift; done
-  shift
-  mkdir -p "$scratch/out"
-  # shellcheck disable=SC2086 # the launcher's words are meant to split
-  timeout 300 $launcher "$program" search "$@" >"$scratch/$name.stdout" 2>"$scratch/$name.stderr"
-  echo "exit $?" >"$scratch/$name.result"
-  mask <"$scratch/$name.stdout" >>"$scratch/$name.result"
-  for f in "$scratch"/out/*; do
-    [ -e "$f" ] || continue
-    echo "--- file $(basename "$f")" >>"$scratch/$name.result"
-    cat "$f" >>"$scratch/$name.result"
-    rm -f "$f"
-  done
-}
+. "$(dirname "$0")/mpi_test_common.sh"
 
 compare() {
   label=$1
   shift
-  run one -- "$@"
+  run one -- search "$@"
   for ranks in 2 3; do
-    run "n$ranks" $mpirun -np "$ranks" -- "$@"
+    run "n$ranks" $mpirun -np "$ranks" -- search "$@"
     if cmp -s "$scratch/one.result" "$scratch/n$ranks.result"; then
       echo "$label: $ranks ranks: same ($(head -1 "$scratch/one.result"))"
     else
