@@ -148,16 +148,26 @@ TEST(LevelFrontierTest, GivesEachStateItsId) {
 TEST(TraceStoreTest, ReadsRecordsFromMemoryAndFile) {
   TraceStore trace;
   const std::size_t count = 3 * TraceStore::kTail + 17;
+  const auto fingerprint = [](std::size_t i) { return i * 0x9e3779b97f4a7c15ULL + 1; };
   for (std::size_t i = 0; i < count; ++i) {
-    trace.push_back(static_cast<std::uint32_t>(i * 7), static_cast<std::uint16_t>(i % 65521));
+    trace.push_back(fingerprint(i), static_cast<std::uint32_t>(i * 7),
+                    static_cast<std::uint16_t>(i % 65521));
   }
   EXPECT_EQ(trace.size(), count);
-  EXPECT_EQ(trace.file_bytes(), 3 * TraceStore::kTail * 8);
+  EXPECT_EQ(trace.file_bytes(), 3 * TraceStore::kTail * 16);
   for (const std::size_t i : {std::size_t{0}, TraceStore::kTail - 1, TraceStore::kTail,
                               2 * TraceStore::kTail + 5, count - 1}) {
+    EXPECT_EQ(trace.fingerprint(i), fingerprint(i));
     EXPECT_EQ(trace.parent(i), i * 7);
     EXPECT_EQ(trace.action(i), i % 65521);
   }
+  std::size_t next = 0;
+  trace.for_each_fingerprint([&](std::size_t id, std::uint64_t f) {
+    EXPECT_EQ(id, next);
+    EXPECT_EQ(f, fingerprint(id));
+    ++next;
+  });
+  EXPECT_EQ(next, count);
 }
 
 // Sets TMPDIR for the test's scope.

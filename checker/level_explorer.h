@@ -26,7 +26,9 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,7 @@
 #include "checker/chunked_array.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
+#include "checker/fingerprint_set.h"
 #include "checker/frontier_store.h"
 #include "checker/level_table.h"
 #include "checker/model.h"
@@ -108,6 +111,7 @@ class LevelExplorer {
     }
     try {
       search();
+      name_states();
     } catch (const std::bad_alloc&) {
       stop_for(kOutOfMemory);
     } catch (const TempFileError& e) {
@@ -204,8 +208,10 @@ class LevelExplorer {
   // Stores and checks the initial state; returns whether the search goes on.
   bool start() {
     State initial = model_.initial_state();
-    visited_.reserve(1);
-    visited_.add(model_.fingerprint(initial));
+    const std::uint64_t fingerprint = model_.fingerprint(initial);
+    reserve_visited(1);
+    visited_.insert(fingerprint);
+    trace_.push_back(fingerprint, 0, 0);
     result_.level_starts.push_back(0);
     Observation obs;
     model_.check_initial(initial, obs);
@@ -318,6 +324,57 @@ class LevelExplorer {
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
+  // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
+  // it grows.
+  void reserve_visited(std::size_t extra) {
+    visited_.reserve(extra, [&](const auto& add) {
+      trace_.for_each_fingerprint([&](std::size_t, std::uint64_t f) { add(f); });
+    });
+  }
+
+  // A state that a violation entered, known by its fingerprint until the search ends: the
+  // visited set holds no ids.
+  enum class Unnamed { kViolatingState, kViolation, kPropertyViolation };
+  struct UnnamedState {
+    Unnamed what;
+    std::size_t property;
+    std::uint64_t fingerprint;
+  };
+
+  // Names the states the violations entered by their ids, with one read of the trace.
+  void name_states() {
+    if (unnamed_.empty()) {
+      return;
+    }
+    std::unordered_map<std::uint64_t, std::uint32_t> ids;
+    for (const UnnamedState& u : unnamed_) {
+      ids.emplace(u.fingerprint, VisitedSet::kNoId);
+    }
+    trace_.for_each_fingerprint([&](std::size_t id, std::uint64_t f) {
+      if (const auto it = ids.find(f); it != ids.end()) {
+        it->second = static_cast<std::uint32_t>(id);
+      }
+    });
+    for (const UnnamedState& u : unnamed_) {
+      const std::uint32_t id = ids.at(u.fingerprint);
+      if (id == VisitedSet::kNoId) {
+        throw std::logic_error("a violating state is not in the trace");
+      }
+      switch (u.what) {
+        case Unnamed::kViolatingState:
+          result_.violating_states.push_back(id);
+          break;
+        case Unnamed::kViolation:
+          result_.violation->state = id;
+          break;
+        case Unnamed::kPropertyViolation:
+          result_.property_results[u.property].violation->state = id;
+          break;
+      }
+    }
+    unnamed_.clear();
+  }
+
   // Frees the level's buffers; the table, the step counts and the pool's chunks are kept
   // for the next level.
   void release() { workers_.clear(); }
@@ -382,8 +439,9 @@ class LevelExplorer {
   const Stopwatch clock_;
 
   ChunkPool pool_;  // before everything that takes chunks from it
-  VisitedSet visited_;
-  TraceStore trace_;  // record id - 1: the state id was discovered from, and the action index
+  FingerprintSet visited_;
+  TraceStore trace_;  // by id: the fingerprint, the state it was discovered from, the action
+  std::vector<UnnamedState> unnamed_;  // named at the end of the search
   LevelFrontier<M> frontier_;
   std::uint64_t transitions_ = 0;
   std::vector<bool> decided_;  // per property: its own counterexample is recorded

@@ -174,13 +174,15 @@ bool LevelExplorer<M>::commit() {
   if (!fits(visited_.bytes_after_reserve(admitted) - visited_.bytes())) {
     return false;
   }
-  visited_.reserve(admitted);
+  reserve_visited(admitted);
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.
   if (admitted > 0) {
     in_key_order([&](std::size_t rank, std::size_t w, const Entry& e) {
-      visited_.add(workers_[w]->found_fps[e.index]);
-      trace_.push_back(static_cast<std::uint32_t>(key_parent(e.key())), key_action(e.key()));
+      const std::uint64_t fingerprint = workers_[w]->found_fps[e.index];
+      visited_.insert(fingerprint);
+      trace_.push_back(fingerprint, static_cast<std::uint32_t>(key_parent(e.key())),
+                       key_action(e.key()));
       if (go_on) {
         ids[w][e.index] = static_cast<std::uint32_t>(count + rank);
       }
@@ -188,11 +190,10 @@ bool LevelExplorer<M>::commit() {
     });
   }
   // Violations and witnesses below the bound.
-  std::vector<std::uint32_t> violating;
   for (const auto& worker : workers_) {
     for (const auto& [key, fingerprint] : worker->violating) {
       if (key < bound) {
-        violating.push_back(visited_.find(fingerprint));
+        unnamed_.push_back({Unnamed::kViolatingState, 0, fingerprint});
       }
     }
   }
@@ -206,8 +207,6 @@ bool LevelExplorer<M>::commit() {
       own.emplace_back(p, pick_violation(picks[p], p, steps_below));
     }
   }
-  result_.violating_states.insert(result_.violating_states.end(), violating.begin(),
-                                  violating.end());
   for (const auto& worker : workers_) {
     for (std::size_t p = 0; p < result_.reached.size(); ++p) {
       if (worker->reached_key[p] < bound) {
@@ -220,12 +219,14 @@ bool LevelExplorer<M>::commit() {
     --remaining_;
     result_.property_results[p].status = PropertyStatus::kViolated;
     result_.property_results[p].violation = std::move(v);
+    unnamed_.push_back({Unnamed::kPropertyViolation, p, picks[p].fingerprint});
   }
   if (violation) {
     if (opts_.stop_at_violation && !opts_.per_property) {
-      result_.violating_states.push_back(violation->state);
+      unnamed_.push_back({Unnamed::kViolatingState, 0, first.fingerprint});
     }
     result_.violation = std::move(violation);
+    unnamed_.push_back({Unnamed::kViolation, 0, first.fingerprint});
   }
   transitions_ += steps;
   if (admitted > 0) {
@@ -253,8 +254,9 @@ auto LevelExplorer<M>::pick_violation(const Pick& pick, std::size_t property,
                                       const StepsBelow& steps_below) -> Violation<Action> {
   const auto parent = static_cast<std::uint32_t>(key_parent(pick.key));
   std::vector<Action> path = path_through(parent, key_action(pick.key));
+  // The state it entered is named at the end of the search (name_states()).
   return make_violation(*pick.obs, property, result_.properties, std::move(path),
-                        visited_.find(pick.fingerprint), transitions_ + steps_below(pick.key));
+                        VisitedSet::kNoId, transitions_ + steps_below(pick.key));
 }
 
 // The actions from the initial state to state `id` and then its action number `last`,
@@ -264,8 +266,8 @@ auto LevelExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
     -> std::vector<Action> {
   std::vector<PathLink> links;
   for (const std::uint32_t x :
-       ids_from_root(id, [&](std::uint32_t y) { return trace_.parent(y - 1); })) {
-    links.push_back({visited_.fingerprints()[x], trace_.action(x - 1)});
+       ids_from_root(id, [&](std::uint32_t y) { return trace_.parent(y); })) {
+    links.push_back({trace_.fingerprint(x), trace_.action(x)});
   }
   return replay_links(model_, links, last);
 }

@@ -2,7 +2,7 @@
 //
 // Why our own table: every worker thread looks up and inserts each successor here, so this is
 // the hottest shared structure of the search. It is lock-free open addressing with linear
-// probing over two flat arrays of atomic 64-bit words — a fingerprint is published with one
+// probing over one flat array of pairs of atomic 64-bit words — a fingerprint is published with one
 // compare-and-swap on its slot's fingerprint word, and the slot's claim key is lowered with a
 // compare-and-swap loop (atomic minimum). Nothing is ever deleted during a level, so there is
 // no ABA hazard; growth is stop-the-world between rounds of the level, which keeps the probe
@@ -61,30 +61,30 @@ class LevelTable {
                                                                      : Claim::kInserted;
     }
     for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
-      std::uint64_t seen = fingerprints_[i].load(std::memory_order_acquire);
+      std::uint64_t seen = cells_[i].fingerprint.load(std::memory_order_acquire);
       if (seen == 0) {
         if (size_.load(std::memory_order_relaxed) >= max_fill_) {
           return Claim::kFull;
         }
-        if (fingerprints_[i].compare_exchange_strong(seen, fingerprint,
+        if (cells_[i].fingerprint.compare_exchange_strong(seen, fingerprint,
                                                      std::memory_order_acq_rel)) {
           size_.fetch_add(1, std::memory_order_relaxed);
-          lower(keys_[i], key);
+          lower(cells_[i].key, key);
           slot = i;
           return Claim::kInserted;
         }
       }
       if (seen == fingerprint) {
-        lower(keys_[i], key);
+        lower(cells_[i].key, key);
         slot = i;
         return Claim::kPresent;
       }
     }
   }
 
-  /// Starts loading the slot where claim(fingerprint, ...) begins.
+  /// Starts loading the slot where claim(fingerprint, ...) begins, for writing.
   void prefetch(std::uint64_t fingerprint) const {
-    __builtin_prefetch(&fingerprints_[home_slot(fingerprint, slots_)]);
+    __builtin_prefetch(&cells_[home_slot(fingerprint, slots_)], 1);
   }
 
   std::size_t slot_count() const { return slots_; }
@@ -100,9 +100,9 @@ class LevelTable {
       return zero_key_.load(std::memory_order_relaxed);
     }
     for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
-      const std::uint64_t seen = fingerprints_[i].load(std::memory_order_relaxed);
+      const std::uint64_t seen = cells_[i].fingerprint.load(std::memory_order_relaxed);
       if (seen == fingerprint || seen == 0) {
-        return seen == 0 ? kNoKey : keys_[i].load(std::memory_order_relaxed);
+        return seen == 0 ? kNoKey : cells_[i].key.load(std::memory_order_relaxed);
       }
     }
   }
@@ -112,14 +112,13 @@ class LevelTable {
   void grow() {
     LevelTable bigger(slots_ + slots_ / 2);
     for (std::size_t i = 0; i < slots_; ++i) {
-      const std::uint64_t fingerprint = fingerprints_[i].load(std::memory_order_relaxed);
+      const std::uint64_t fingerprint = cells_[i].fingerprint.load(std::memory_order_relaxed);
       if (fingerprint != 0) {
         std::size_t slot = 0;
-        bigger.claim(fingerprint, keys_[i].load(std::memory_order_relaxed), slot);
+        bigger.claim(fingerprint, cells_[i].key.load(std::memory_order_relaxed), slot);
       }
     }
-    fingerprints_ = std::move(bigger.fingerprints_);
-    keys_ = std::move(bigger.keys_);
+    cells_ = std::move(bigger.cells_);
     allocated_ = bigger.allocated_;
     slots_ = bigger.slots_;
     max_fill_ = bigger.max_fill_;
@@ -135,19 +134,17 @@ class LevelTable {
   }
 
   void allocate(std::size_t slots) {
-    fingerprints_.reset();
-    keys_.reset();
+    cells_.reset();
     allocated_ = 0;
-    fingerprints_ = make_huge_array<std::atomic<std::uint64_t>>(slots);
-    keys_ = make_huge_array<std::atomic<std::uint64_t>>(slots);
+    cells_ = make_huge_array<Cell>(slots);
     allocated_ = slots;
     clear(slots);
   }
 
   void clear(std::size_t slots) {
     for (std::size_t i = 0; i < slots; ++i) {
-      fingerprints_[i].store(0, std::memory_order_relaxed);
-      keys_[i].store(kNoKey, std::memory_order_relaxed);
+      cells_[i].fingerprint.store(0, std::memory_order_relaxed);
+      cells_[i].key.store(kNoKey, std::memory_order_relaxed);
     }
     slots_ = slots;
     max_fill_ = slots / 10 * 7;
@@ -156,8 +153,13 @@ class LevelTable {
     zero_present_.store(false, std::memory_order_relaxed);
   }
 
-  HugeArray<std::atomic<std::uint64_t>> fingerprints_;
-  HugeArray<std::atomic<std::uint64_t>> keys_;
+  // A slot: its fingerprint (0: empty) and its claim key, side by side so that a claim
+  // misses the cache once.
+  struct alignas(16) Cell {
+    std::atomic<std::uint64_t> fingerprint;
+    std::atomic<std::uint64_t> key;
+  };
+  HugeArray<Cell> cells_;
   std::size_t allocated_ = 0;  // slots the arrays have room for
   std::size_t slots_ = 0;      // slots in use
   std::size_t max_fill_ = 0;

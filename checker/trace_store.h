@@ -1,9 +1,11 @@
-// TraceStore: each state's parent id and action index, by id, for rebuilding a
-// counterexample. The search appends them level by level and reads them back only for a
-// counterexample's few dozen steps, so all but the newest are kept in a temporary file
-// (checker/temp_file.h), as TLC keeps its trace, instead of in memory.
+// TraceStore: each state's fingerprint, parent id and action index, by id, for rebuilding a
+// counterexample, for naming the states a search's violations entered, and for rebuilding
+// the visited set (checker/fingerprint_set.h) when it grows. The search appends them level
+// by level and reads them back only for those, so all but the newest are kept in a
+// temporary file (checker/temp_file.h), as TLC keeps its trace, instead of in memory.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -21,21 +23,39 @@ class TraceStore {
 
   std::size_t size() const { return written_ + tail_.size(); }
 
-  /// Appends the record of the next id, writing the records held in memory to the file
-  /// first when there are kTail of them; throws TempFileError when the file cannot be
-  /// written, and nothing else.
-  void push_back(std::uint32_t parent, std::uint16_t action) {
+  /// Appends the record of the next id (the initial state's parent and action are 0),
+  /// writing the records held in memory to the file first when there are kTail of them;
+  /// throws TempFileError when the file cannot be written, and nothing else.
+  void push_back(std::uint64_t fingerprint, std::uint32_t parent, std::uint16_t action) {
     if (tail_.size() == kTail) {
       file_.append(tail_.data(), tail_.size() * sizeof(Record));
       written_ += tail_.size();
       tail_.clear();
     }
-    tail_.push_back({parent, action, 0});
+    tail_.push_back({fingerprint, parent, action, 0});
   }
 
-  /// Record i's parent and action; throws TempFileError when the file cannot be read.
+  /// Record i's fields; throw TempFileError when the file cannot be read.
+  std::uint64_t fingerprint(std::size_t i) const { return at(i).fingerprint; }
   std::uint32_t parent(std::size_t i) const { return at(i).parent; }
   std::uint16_t action(std::size_t i) const { return at(i).action; }
+
+  /// Calls f(id, fingerprint) for every record, in id order, reading the file front to back;
+  /// throws TempFileError when it cannot be read.
+  template <class F>
+  void for_each_fingerprint(F&& f) const {
+    std::vector<Record> buffer(std::min(written_, kTail));
+    for (std::size_t at = 0; at < written_; at += buffer.size()) {
+      const std::size_t n = std::min(buffer.size(), written_ - at);
+      file_.read(at * sizeof(Record), buffer.data(), n * sizeof(Record));
+      for (std::size_t k = 0; k < n; ++k) {
+        f(at + k, buffer[k].fingerprint);
+      }
+    }
+    for (std::size_t k = 0; k < tail_.size(); ++k) {
+      f(written_ + k, tail_[k].fingerprint);
+    }
+  }
 
   /// Bytes held in memory.
   std::size_t bytes() const { return tail_.capacity() * sizeof(Record); }
@@ -44,6 +64,7 @@ class TraceStore {
 
  private:
   struct Record {
+    std::uint64_t fingerprint;
     std::uint32_t parent;
     std::uint16_t action;
     std::uint16_t unused;

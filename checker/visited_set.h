@@ -4,9 +4,12 @@
 // fingerprint back to its id. That costs 8 bytes per state plus 4 bytes per slot, instead of a
 // copy of the state.
 //
+// The distributed search (checker/distributed_explorer.h) keeps its part of the visited set
+// here, since it needs each state's id at once; the level search keeps fingerprints only
+// (checker/fingerprint_set.h).
+//
 // Concurrency: lookups (find) may run on many threads at once while no thread inserts; the
-// explorer inserts only between two levels of its breadth-first search, on one thread. The
-// states discovered during a level are claimed in a separate LevelTable.
+// explorer inserts only between two levels of its breadth-first search, on one thread.
 #pragma once
 
 #include <cstddef>
@@ -57,25 +60,6 @@ class VisitedSet {
       const std::uint32_t id = slots_[i];
       if (id == kNoId || fingerprints_[id] == fingerprint) {
         return id;
-      }
-    }
-  }
-
-  /// Starts loading the slot where find(fingerprint) begins, so that a batch of lookups waits
-  /// for memory once rather than once each.
-  void prefetch_slot(std::uint64_t fingerprint) const {
-    if (slots_ != nullptr) {
-      __builtin_prefetch(&slots_[home_slot(fingerprint, capacity_)]);
-    }
-  }
-
-  /// After prefetch_slot(): starts loading the fingerprint that slot names, which find()
-  /// compares next.
-  void prefetch_id(std::uint64_t fingerprint) const {
-    if (slots_ != nullptr) {
-      const std::uint32_t id = slots_[home_slot(fingerprint, capacity_)];
-      if (id != kNoId) {
-        __builtin_prefetch(&fingerprints_[id]);
       }
     }
   }
