@@ -255,8 +255,8 @@ auto LevelExplorer<M>::pick_violation(const Pick& pick, std::size_t property,
   const auto parent = static_cast<std::uint32_t>(key_parent(pick.key));
   std::vector<Action> path = path_through(parent, key_action(pick.key));
   // The state it entered is named at the end of the search (name_states()).
-  return make_violation(*pick.obs, property, result_.properties, std::move(path),
-                        VisitedSet::kNoId, transitions_ + steps_below(pick.key));
+  return make_violation(*pick.obs, property, result_.properties, std::move(path), VisitedSet::kNoId,
+                        transitions_ + steps_below(pick.key));
 }
 
 // The actions from the initial state to state `id` and then its action number `last`,

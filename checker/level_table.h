@@ -67,7 +67,7 @@ class LevelTable {
           return Claim::kFull;
         }
         if (cells_[i].fingerprint.compare_exchange_strong(seen, fingerprint,
-                                                     std::memory_order_acq_rel)) {
+                                                          std::memory_order_acq_rel)) {
           size_.fetch_add(1, std::memory_order_relaxed);
           lower(cells_[i].key, key);
           slot = i;
