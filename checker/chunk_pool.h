@@ -15,6 +15,16 @@
 
 namespace preemptcheck::checker {
 
+/// Makes room in `v` for one more element, doubling its capacity when it is full, so that the
+/// push_back after it cannot throw. (reserve(size() + 1) alone would reallocate, and copy, on
+/// every call: libstdc++ reserves exactly what is asked.)
+template <class Vector>
+void reserve_one_more(Vector& v) {
+  if (v.size() == v.capacity()) {
+    v.reserve(v.capacity() < 8 ? 8 : v.capacity() * 2);
+  }
+}
+
 class ChunkPool {
  public:
   /// Bytes per chunk.
@@ -33,8 +43,8 @@ class ChunkPool {
       free_.pop_back();
       return chunk;
     }
-    all_.reserve(all_.size() + 1);
-    free_.reserve(all_.size() + 1);  // so that release() cannot throw
+    reserve_one_more(all_);
+    free_.reserve(all_.capacity());  // so that release() cannot throw
     all_.push_back(std::make_unique_for_overwrite<std::byte[]>(kChunkBytes));
     return all_.back().get();
   }
@@ -127,7 +137,7 @@ class PooledArray {
   T* data(std::size_t chunk) const { return reinterpret_cast<T*>(chunks_[chunk]); }
 
   void grow_one() {
-    chunks_.reserve(chunks_.size() + 1);
+    reserve_one_more(chunks_);
     chunks_.push_back(pool_->acquire());
   }
 

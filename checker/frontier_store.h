@@ -102,12 +102,12 @@ class FrontierStore {
       }
       const bool new_chunk = used_ + header + length > ChunkPool::kChunkBytes;
       if (new_chunk) {
-        chunks_.reserve(chunks_.size() + 1);
-        chunk_used_.reserve(chunks_.size() + 1);
-        chunk_at_.reserve(chunks_.size() + 1);
+        reserve_one_more(chunks_);
+        reserve_one_more(chunk_used_);
+        reserve_one_more(chunk_at_);
       }
       if (new_chunk || count_ % kUnit == 0) {
-        marks_.reserve(marks_.size() + 1);
+        reserve_one_more(marks_);
       }
       if (new_chunk) {
         std::byte* chunk = pool_->acquire();
@@ -141,7 +141,7 @@ class FrontierStore {
       chunk_used_.back() = static_cast<std::uint32_t>(used_);
     } else {
       if (count_ % kUnit == 0) {
-        marks_.reserve(marks_.size() + 1);
+        reserve_one_more(marks_);
         marks_.push_back({0, 0, 0, 0, static_cast<std::uint32_t>(count_), 0});
       }
       states_.push_back(std::move(state));
