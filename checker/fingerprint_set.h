@@ -15,6 +15,7 @@
 // search inserts only between two levels, on one thread.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -32,13 +33,30 @@ class FingerprintSet {
 
   /// Whether `fingerprint` is stored. Safe to call from many threads between inserts.
   bool contains(std::uint64_t fingerprint) const {
+    return contains(fingerprint, home_value(fingerprint));
+  }
+
+  /// The slot where the probe for `fingerprint` begins: read it for a batch of lookups
+  /// first, in a loop of loads alone, so that their cache misses overlap (a software
+  /// prefetch is not enough: one whose address translation is not cached may be dropped, and
+  /// prefetching measured no gain on the reference machine, where these loads took the
+  /// lookups from a quarter of the time to a sixth), then pass it to contains().
+  std::uint64_t home_value(std::uint64_t fingerprint) const {
+    return capacity_ == 0 ? 0 : slots_[home_slot(fingerprint, capacity_)];
+  }
+
+  /// contains(fingerprint), given home_value(fingerprint).
+  bool contains(std::uint64_t fingerprint, std::uint64_t home) const {
     if (fingerprint == 0) {
       return has_zero_;
     }
-    if (capacity_ == 0) {
+    if (home == fingerprint) {
+      return true;
+    }
+    if (home == 0) {
       return false;
     }
-    for (std::size_t i = home_slot(fingerprint, capacity_);; i = next(i)) {
+    for (std::size_t i = next(home_slot(fingerprint, capacity_));; i = next(i)) {
       const std::uint64_t seen = slots_[i];
       if (seen == fingerprint) {
         return true;
@@ -46,14 +64,6 @@ class FingerprintSet {
       if (seen == 0) {
         return false;
       }
-    }
-  }
-
-  /// Starts loading the slot where contains(fingerprint) begins, so that a batch of lookups
-  /// waits for memory once rather than once each.
-  void prefetch(std::uint64_t fingerprint) const {
-    if (capacity_ != 0) {
-      __builtin_prefetch(&slots_[home_slot(fingerprint, capacity_)]);
     }
   }
 
@@ -90,7 +100,10 @@ class FingerprintSet {
       slots_[i] = 0;
     }
     capacity_ = size;
-    refill([this](std::uint64_t fingerprint) { insert(fingerprint); });
+    {
+      Inserter inserter(*this);
+      refill([&inserter](std::uint64_t fingerprint) { inserter.add(fingerprint); });
+    }
     if (size_ != stored || has_zero_ != zero) {
       throw std::logic_error("the fingerprints refilled are not those stored");
     }
@@ -121,6 +134,43 @@ class FingerprintSet {
   /// Bytes held.
   std::size_t bytes() const { return capacity_ * sizeof(std::uint64_t); }
 
+  /// Inserts fingerprints (not yet present; reserve() first) a batch at a time, the batch's
+  /// home slots read together first so that their cache misses overlap; the last batch when
+  /// it is destroyed.
+  class Inserter {
+   public:
+    explicit Inserter(FingerprintSet& set) : set_(set) {}
+    Inserter(const Inserter&) = delete;
+    Inserter& operator=(const Inserter&) = delete;
+    ~Inserter() { flush(); }
+
+    void add(std::uint64_t fingerprint) {
+      batch_[size_++] = fingerprint;
+      if (size_ == kBatch) {
+        flush();
+      }
+    }
+
+   private:
+    static constexpr std::size_t kBatch = 16;
+
+    void flush() {
+      std::uint64_t homes = 0;
+      for (std::size_t k = 0; k < size_; ++k) {
+        homes += set_.home_value(batch_[k]);
+      }
+      set_.homes_ = homes;  // only so that those loads are made
+      for (std::size_t k = 0; k < size_; ++k) {
+        set_.insert(batch_[k]);
+      }
+      size_ = 0;
+    }
+
+    FingerprintSet& set_;
+    std::array<std::uint64_t, kBatch> batch_{};
+    std::size_t size_ = 0;
+  };
+
  private:
   static constexpr std::size_t kMinSlots = 1U << 12;
 
@@ -140,6 +190,7 @@ class FingerprintSet {
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
   bool has_zero_ = false;
+  std::uint64_t homes_ = 0;  // see Inserter
 };
 
 }  // namespace preemptcheck::checker

@@ -146,6 +146,8 @@ class LevelExplorer {
     SuccessorBatch<State, kBatch> next;  // successors waiting to be looked up
     std::array<Observation, kBatch> next_obs;
     std::array<BatchedStep, kBatch> next_step{};
+    std::array<std::uint64_t, kBatch> home{};  // their visited-set home slots' values
+    std::uint64_t home_keys = 0;
     std::size_t batched = 0;
     std::uint64_t first_key = kNoKey;  // its smallest violating step
     Observation first_obs;

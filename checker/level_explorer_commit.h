@@ -41,11 +41,20 @@ bool LevelExplorer<M>::commit() {
       std::vector<Entry>& list = sorted[w];
       list.clear();
       list.reserve(fps.size());
-      for (std::size_t i = 0; i < fps.size(); ++i) {
-        const std::uint64_t key = table_->find_key(fps[i]);
-        list.push_back({static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
-                        static_cast<std::uint32_t>(i)});
+      // Sixteen at a time, their slots read together first (see look_up()).
+      std::uint64_t homes = 0;
+      for (std::size_t start = 0; start < fps.size(); start += 16) {
+        const std::size_t end = std::min(fps.size(), start + 16);
+        for (std::size_t i = start; i < end; ++i) {
+          homes += table_->home_key(fps[i]);
+        }
+        for (std::size_t i = start; i < end; ++i) {
+          const std::uint64_t key = table_->find_key(fps[i]);
+          list.push_back({static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
+                          static_cast<std::uint32_t>(i)});
+        }
       }
+      workers_[w]->home_keys = homes;  // only so that those loads are made
       std::sort(list.begin(), list.end(), by_key);
     };
     std::vector<std::jthread> pool;
@@ -178,9 +187,10 @@ bool LevelExplorer<M>::commit() {
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.
   if (admitted > 0) {
+    FingerprintSet::Inserter inserter(visited_);
     in_key_order([&](std::size_t rank, std::size_t w, const Entry& e) {
       const std::uint64_t fingerprint = workers_[w]->found_fps[e.index];
-      visited_.insert(fingerprint);
+      inserter.add(fingerprint);
       trace_.push_back(fingerprint, static_cast<std::uint32_t>(key_parent(e.key())),
                        key_action(e.key()));
       if (go_on) {

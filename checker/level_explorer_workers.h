@@ -97,8 +97,8 @@ void LevelExplorer<M>::work(unsigned w) {
 // Makes the successors of frontier state `state` (id `id`, index `index` in its part) from
 // action `from` on, into the worker's batch, looking the batch up whenever it fills; returns
 // false when the level table must grow first (worker.index and worker.action say where to
-// resume). The batch spans states, so that its lookups are started (prefetched) long before
-// they are made, and wait for memory together.
+// resume). The batch spans states, so that each state's few successors wait for memory
+// together with many others (look_up()).
 template <Model M>
 bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t id,
                               std::uint32_t index, std::size_t from) {
@@ -118,8 +118,6 @@ bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t 
         worker.next.make(k, [&] { return model_.next_state(state, worker.actions[a], obs); });
     const std::uint64_t fingerprint = model_.fingerprint(next);
     worker.next_step[k] = {id, fingerprint, index, static_cast<std::uint32_t>(a)};
-    visited_.prefetch(fingerprint);
-    table_->prefetch(fingerprint);
   }
   return true;
 }
@@ -130,10 +128,19 @@ bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t 
 template <Model M>
 bool LevelExplorer<M>::look_up(Worker& worker) {
   const std::size_t size = std::exchange(worker.batched, 0);
+  // First only the loads of every step's home slots, in both tables: independent of each
+  // other, their cache misses overlap, and the probes below find the lines in cache.
+  std::uint64_t keys = 0;
+  for (std::size_t k = 0; k < size; ++k) {
+    const std::uint64_t fingerprint = worker.next_step[k].fingerprint;
+    worker.home[k] = visited_.home_value(fingerprint);
+    keys += table_->home_key(fingerprint);
+  }
+  worker.home_keys = keys;  // only so that those loads are made
   for (std::size_t k = 0; k < size; ++k) {
     const BatchedStep& step = worker.next_step[k];
     const std::uint64_t key = key_of(step.id, step.action);
-    if (!visited_.contains(step.fingerprint)) {
+    if (!visited_.contains(step.fingerprint, worker.home[k])) {
       std::size_t slot = 0;
       const LevelTable::Claim claim = table_->claim(step.fingerprint, key, slot);
       if (claim == LevelTable::Claim::kFull) {

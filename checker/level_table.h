@@ -82,9 +82,10 @@ class LevelTable {
     }
   }
 
-  /// Starts loading the slot where claim(fingerprint, ...) begins, for writing.
-  void prefetch(std::uint64_t fingerprint) const {
-    __builtin_prefetch(&cells_[home_slot(fingerprint, slots_)], 1);
+  /// Reads the slot where claim(fingerprint, ...) begins and returns its key, so that a
+  /// batch of claims can miss the cache together (see FingerprintSet::home_value).
+  std::uint64_t home_key(std::uint64_t fingerprint) const {
+    return cells_[home_slot(fingerprint, slots_)].key.load(std::memory_order_relaxed);
   }
 
   std::size_t slot_count() const { return slots_; }
