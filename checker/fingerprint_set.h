@@ -11,11 +11,15 @@
 // them on disk; the table is rebuilt from there when it grows, so it never holds an old and a
 // new array at once. 8 bytes per slot, at most 3/4 full: 10.7 to 16 bytes per state.
 //
-// Concurrency: contains() may run on many threads at once while no thread inserts; the level
-// search inserts only between two levels, on one thread.
+// Concurrency: contains() may run on many threads at once while no thread inserts, and
+// inserts (each thread through its own Inserter) may run on many threads at once while no
+// thread looks up: the level search looks up during a level and inserts between two. A slot
+// is taken with one compare-and-swap; which slot a fingerprint lands in may then differ from
+// run to run, whether it is found never does.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -29,7 +33,7 @@ namespace preemptcheck::checker {
 class FingerprintSet {
  public:
   /// The number of fingerprints stored.
-  std::size_t size() const { return size_; }
+  std::size_t size() const { return size_.load(std::memory_order_relaxed); }
 
   /// Whether `fingerprint` is stored. Safe to call from many threads between inserts.
   bool contains(std::uint64_t fingerprint) const {
@@ -48,7 +52,7 @@ class FingerprintSet {
   /// contains(fingerprint), given home_value(fingerprint).
   bool contains(std::uint64_t fingerprint, std::uint64_t home) const {
     if (fingerprint == 0) {
-      return has_zero_;
+      return has_zero_.load(std::memory_order_relaxed);
     }
     if (home == fingerprint) {
       return true;
@@ -67,24 +71,23 @@ class FingerprintSet {
     }
   }
 
-  /// Makes room for `extra` more fingerprints, so that insert() cannot throw. When the table
-  /// must grow, its slots are freed and `refill(add)` must call add(f) for every fingerprint
-  /// f stored so far (the caller keeps them; here, the trace). May throw std::bad_alloc,
-  /// leaving the table as it was when the new slots cannot be had, or what `refill` throws,
-  /// leaving it unusable.
+  /// Makes room for `extra` more fingerprints, so that inserting them cannot throw. When the
+  /// table must grow, its slots are freed and `refill(*this)` must insert every fingerprint
+  /// stored so far, through Inserters, on as many threads as it likes (the caller keeps them;
+  /// here, the trace). May throw std::bad_alloc, leaving the table as it was when the new
+  /// slots cannot be had, or what `refill` throws, leaving it unusable.
   template <class Refill>
   void reserve(std::size_t extra, Refill&& refill) {
-    const std::size_t slots = slots_for(size_ + extra);
+    const std::size_t slots = slots_for(size() + extra);
     if (slots == capacity_) {
       return;
     }
     const std::size_t old = capacity_;
     slots_.reset();
     capacity_ = 0;
-    const std::size_t stored = size_;
-    size_ = 0;
-    const bool zero = has_zero_;
-    has_zero_ = false;
+    const std::size_t stored = size();
+    size_.store(0);
+    const bool zero = has_zero_.exchange(false);
     std::size_t size = slots;
     try {
       slots_ = make_huge_array<std::uint64_t>(slots);
@@ -100,11 +103,8 @@ class FingerprintSet {
       slots_[i] = 0;
     }
     capacity_ = size;
-    {
-      Inserter inserter(*this);
-      refill([&inserter](std::uint64_t fingerprint) { inserter.add(fingerprint); });
-    }
-    if (size_ != stored || has_zero_ != zero) {
+    refill(*this);
+    if (this->size() != stored || has_zero_.load() != zero) {
       throw std::logic_error("the fingerprints refilled are not those stored");
     }
     if (size != slots) {
@@ -114,21 +114,14 @@ class FingerprintSet {
 
   /// The bytes the table would hold after reserve(extra).
   std::size_t bytes_after_reserve(std::size_t extra) const {
-    return slots_for(size_ + extra) * sizeof(std::uint64_t);
+    return slots_for(size() + extra) * sizeof(std::uint64_t);
   }
 
-  /// Adds a fingerprint not yet present; reserve() first.
+  /// Adds a fingerprint not yet present; reserve() first. One thread at a time; several
+  /// threads insert through Inserters.
   void insert(std::uint64_t fingerprint) {
-    ++size_;
-    if (fingerprint == 0) {
-      has_zero_ = true;
-      return;
-    }
-    std::size_t i = home_slot(fingerprint, capacity_);
-    while (slots_[i] != 0) {
-      i = next(i);
-    }
-    slots_[i] = fingerprint;
+    place(fingerprint);
+    size_.fetch_add(1, std::memory_order_relaxed);
   }
 
   /// Bytes held.
@@ -136,7 +129,7 @@ class FingerprintSet {
 
   /// Inserts fingerprints (not yet present; reserve() first) a batch at a time, the batch's
   /// home slots read together first so that their cache misses overlap; the last batch when
-  /// it is destroyed.
+  /// it is destroyed. Each thread has its own; they may insert at the same time.
   class Inserter {
    public:
     explicit Inserter(FingerprintSet& set) : set_(set) {}
@@ -159,10 +152,11 @@ class FingerprintSet {
       for (std::size_t k = 0; k < size_; ++k) {
         homes += set_.home_value(batch_[k]);
       }
-      set_.homes_ = homes;  // only so that those loads are made
+      set_.homes_.store(homes, std::memory_order_relaxed);  // only so that those loads are made
       for (std::size_t k = 0; k < size_; ++k) {
-        set_.insert(batch_[k]);
+        set_.place(batch_[k]);
       }
+      set_.size_.fetch_add(size_, std::memory_order_relaxed);
       size_ = 0;
     }
 
@@ -186,11 +180,27 @@ class FingerprintSet {
 
   std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
 
+  // Puts a fingerprint not yet present in a free slot, safely against other threads doing
+  // the same (fingerprints are never removed while they insert).
+  void place(std::uint64_t fingerprint) {
+    if (fingerprint == 0) {
+      has_zero_.store(true, std::memory_order_relaxed);
+      return;
+    }
+    for (std::size_t i = home_slot(fingerprint, capacity_);; i = next(i)) {
+      std::atomic_ref<std::uint64_t> slot(slots_[i]);
+      std::uint64_t seen = slot.load(std::memory_order_relaxed);
+      if (seen == 0 && slot.compare_exchange_strong(seen, fingerprint, std::memory_order_relaxed)) {
+        return;
+      }
+    }
+  }
+
   HugeArray<std::uint64_t> slots_;  // 0: empty; the fingerprint 0 is has_zero_
   std::size_t capacity_ = 0;
-  std::size_t size_ = 0;
-  bool has_zero_ = false;
-  std::uint64_t homes_ = 0;  // see Inserter
+  std::atomic<std::size_t> size_{0};
+  std::atomic<bool> has_zero_{false};
+  std::atomic<std::uint64_t> homes_{0};  // see Inserter
 };
 
 }  // namespace preemptcheck::checker

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,9 +19,10 @@ std::uint64_t nth(std::size_t i) { return i % 3 == 0 ? i / 3 : i * 0x9e3779b97f4
 TEST(FingerprintSetTest, KeepsEveryFingerprintAcrossGrowth) {
   FingerprintSet set;
   std::vector<std::uint64_t> stored;
-  const auto refill = [&](const auto& add) {
+  const auto refill = [&](FingerprintSet& s) {
+    FingerprintSet::Inserter inserter(s);
     for (const std::uint64_t f : stored) {
-      add(f);
+      inserter.add(f);
     }
   };
   std::size_t grown = 0;
@@ -46,9 +48,10 @@ TEST(FingerprintSetTest, KeepsEveryFingerprintAcrossGrowth) {
 TEST(FingerprintSetTest, ARefillThatLosesAFingerprintIsAnError) {
   FingerprintSet set;
   std::vector<std::uint64_t> stored;
-  const auto refill = [&](const auto& add) {
+  const auto refill = [&](FingerprintSet& s) {
+    FingerprintSet::Inserter inserter(s);
     for (const std::uint64_t f : stored) {
-      add(f);
+      inserter.add(f);
     }
   };
   set.reserve(1, refill);
@@ -58,6 +61,28 @@ TEST(FingerprintSetTest, ARefillThatLosesAFingerprintIsAnError) {
   }
   stored.pop_back();
   EXPECT_THROW(set.reserve(1000, refill), std::logic_error);
+}
+
+TEST(FingerprintSetTest, InsertersOnSeveralThreadsKeepEveryFingerprint) {
+  FingerprintSet set;
+  const std::size_t count = 200000;
+  set.reserve(count, [](FingerprintSet&) {});
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 0; t < 4; ++t) {
+      threads.emplace_back([&set, t] {
+        FingerprintSet::Inserter inserter(set);
+        for (std::size_t i = t; i < count; i += 4) {
+          inserter.add(nth(i));
+        }
+      });
+    }
+  }
+  EXPECT_EQ(set.size(), count);
+  for (std::size_t i = 0; i < count; ++i) {
+    ASSERT_TRUE(set.contains(nth(i))) << i;
+  }
+  EXPECT_FALSE(set.contains(0x123456789abcdefULL));
 }
 
 }  // namespace

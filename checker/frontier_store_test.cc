@@ -168,6 +168,14 @@ TEST(TraceStoreTest, ReadsRecordsFromMemoryAndFile) {
     ++next;
   });
   EXPECT_EQ(next, count);
+  // A range across the file's end and the records in memory.
+  next = 2 * TraceStore::kTail + 3;
+  trace.for_each_fingerprint(next, count - 2, [&](std::size_t id, std::uint64_t f) {
+    EXPECT_EQ(id, next);
+    EXPECT_EQ(f, fingerprint(id));
+    ++next;
+  });
+  EXPECT_EQ(next, count - 2);
 }
 
 // Sets TMPDIR for the test's scope.

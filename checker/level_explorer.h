@@ -28,6 +28,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -327,11 +328,43 @@ class LevelExplorer {
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
   // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
-  // it grows.
+  // it grows, each thread a range of it.
   void reserve_visited(std::size_t extra) {
-    visited_.reserve(extra, [&](const auto& add) {
-      trace_.for_each_fingerprint([&](std::size_t, std::uint64_t f) { add(f); });
+    visited_.reserve(extra, [&](FingerprintSet& set) {
+      const std::size_t total = trace_.size();
+      on_threads(threads_, [&](std::size_t t) {
+        FingerprintSet::Inserter inserter(set);
+        trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
+                                    [&](std::size_t, std::uint64_t f) { inserter.add(f); });
+      });
     });
+  }
+
+  // Runs f(0) to f(n - 1), each on a thread of its own (f(0) on this one), and rethrows the
+  // first exception any of them threw once all have ended.
+  template <class F>
+  static void on_threads(std::size_t n, const F& f) {
+    std::exception_ptr error;
+    std::atomic<bool> failed{false};
+    const auto guarded = [&](std::size_t t) {
+      try {
+        f(t);
+      } catch (...) {
+        if (!failed.exchange(true)) {
+          error = std::current_exception();
+        }
+      }
+    };
+    {
+      std::vector<std::jthread> pool;
+      for (std::size_t t = 1; t < n; ++t) {
+        pool.emplace_back(guarded, t);
+      }
+      guarded(0);
+    }  // joins
+    if (error) {
+      std::rethrow_exception(error);
+    }
   }
 
   // A state that a violation entered, known by its fingerprint until the search ends: the

@@ -57,24 +57,7 @@ bool LevelExplorer<M>::commit() {
       workers_[w]->home_keys = homes;  // only so that those loads are made
       std::sort(list.begin(), list.end(), by_key);
     };
-    std::vector<std::jthread> pool;
-    std::exception_ptr error;
-    std::atomic<bool> failed{false};
-    for (std::uint32_t w = 1; w < workers_.size(); ++w) {
-      pool.emplace_back([&, w] {
-        try {
-          key_worker(w);
-        } catch (...) {
-          if (!failed.exchange(true))
-            error = std::current_exception();
-        }
-      });
-    }
-    key_worker(0);
-    pool.clear();  // joins
-    if (error) {
-      std::rethrow_exception(error);
-    }
+    on_threads(workers_.size(), [&](std::size_t w) { key_worker(static_cast<std::uint32_t>(w)); });
   }
   std::size_t total = 0;
   for (const std::vector<Entry>& list : sorted) {
@@ -187,10 +170,19 @@ bool LevelExplorer<M>::commit() {
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.
   if (admitted > 0) {
-    FingerprintSet::Inserter inserter(visited_);
+    // Into the visited set, each worker's admitted states (a prefix of its sorted list) on a
+    // thread of their own; into the trace, all in key order.
+    on_threads(workers_.size(), [&](std::size_t w) {
+      FingerprintSet::Inserter inserter(visited_);
+      for (const Entry& e : sorted[w]) {
+        if (e.key() >= bound) {
+          break;
+        }
+        inserter.add(workers_[w]->found_fps[e.index]);
+      }
+    });
     in_key_order([&](std::size_t rank, std::size_t w, const Entry& e) {
       const std::uint64_t fingerprint = workers_[w]->found_fps[e.index];
-      inserter.add(fingerprint);
       trace_.push_back(fingerprint, static_cast<std::uint32_t>(key_parent(e.key())),
                        key_action(e.key()));
       if (go_on) {

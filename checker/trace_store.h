@@ -44,16 +44,23 @@ class TraceStore {
   /// throws TempFileError when it cannot be read.
   template <class F>
   void for_each_fingerprint(F&& f) const {
-    std::vector<Record> buffer(std::min(written_, kTail));
-    for (std::size_t at = 0; at < written_; at += buffer.size()) {
-      const std::size_t n = std::min(buffer.size(), written_ - at);
+    for_each_fingerprint(0, size(), f);
+  }
+
+  /// The same for the records [from, to) only; safe on many threads at once.
+  template <class F>
+  void for_each_fingerprint(std::size_t from, std::size_t to, F&& f) const {
+    const std::size_t file_end = std::min(to, written_);
+    std::vector<Record> buffer(from < file_end ? std::min(file_end - from, kTail) : 0);
+    for (std::size_t at = from; at < file_end; at += buffer.size()) {
+      const std::size_t n = std::min(buffer.size(), file_end - at);
       file_.read(at * sizeof(Record), buffer.data(), n * sizeof(Record));
       for (std::size_t k = 0; k < n; ++k) {
         f(at + k, buffer[k].fingerprint);
       }
     }
-    for (std::size_t k = 0; k < tail_.size(); ++k) {
-      f(written_ + k, tail_[k].fingerprint);
+    for (std::size_t i = std::max(from, written_); i < to; ++i) {
+      f(i, tail_[i - written_].fingerprint);
     }
   }
 
