@@ -166,17 +166,7 @@ class FingerprintSet {
   };
 
  private:
-  static constexpr std::size_t kMinSlots = 1U << 12;
-
-  // The slots for `want` fingerprints: the table grows by half when it would be over 3/4
-  // full.
-  std::size_t slots_for(std::size_t want) const {
-    std::size_t slots = capacity_ == 0 ? kMinSlots : capacity_;
-    while (want * 4 > slots * 3) {
-      slots += slots / 2;
-    }
-    return slots;
-  }
+  std::size_t slots_for(std::size_t want) const { return grown_slots(capacity_, want); }
 
   std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
 

@@ -16,15 +16,20 @@ namespace {
 // table's own mixing), with 0 among them.
 std::uint64_t nth(std::size_t i) { return i % 3 == 0 ? i / 3 : i * 0x9e3779b97f4a7c15ULL; }
 
-TEST(FingerprintSetTest, KeepsEveryFingerprintAcrossGrowth) {
-  FingerprintSet set;
-  std::vector<std::uint64_t> stored;
-  const auto refill = [&](FingerprintSet& s) {
-    FingerprintSet::Inserter inserter(s);
+// A refill that inserts `stored` (which it refers to) again.
+auto refill_from(const std::vector<std::uint64_t>& stored) {
+  return [&stored](FingerprintSet& set) {
+    FingerprintSet::Inserter inserter(set);
     for (const std::uint64_t f : stored) {
       inserter.add(f);
     }
   };
+}
+
+TEST(FingerprintSetTest, KeepsEveryFingerprintAcrossGrowth) {
+  FingerprintSet set;
+  std::vector<std::uint64_t> stored;
+  const auto refill = refill_from(stored);
   std::size_t grown = 0;
   for (std::size_t i = 0; i < 100000; ++i) {
     const std::size_t before = set.bytes();
@@ -48,12 +53,7 @@ TEST(FingerprintSetTest, KeepsEveryFingerprintAcrossGrowth) {
 TEST(FingerprintSetTest, ARefillThatLosesAFingerprintIsAnError) {
   FingerprintSet set;
   std::vector<std::uint64_t> stored;
-  const auto refill = [&](FingerprintSet& s) {
-    FingerprintSet::Inserter inserter(s);
-    for (const std::uint64_t f : stored) {
-      inserter.add(f);
-    }
-  };
+  const auto refill = refill_from(stored);
   set.reserve(1, refill);
   for (std::uint64_t f = 1; f <= 3072; ++f) {
     set.insert(f);

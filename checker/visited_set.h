@@ -40,6 +40,16 @@ inline std::size_t home_slot(std::uint64_t fingerprint, std::size_t slots) {
                                   64);
 }
 
+/// The slots an open-addressing table of `capacity` slots (0: none yet) needs for `want`
+/// entries: it grows by half while it would be over 3/4 full, from 4,096.
+inline std::size_t grown_slots(std::size_t capacity, std::size_t want) {
+  std::size_t slots = capacity == 0 ? std::size_t{1} << 12 : capacity;
+  while (want * 4 > slots * 3) {
+    slots += slots / 2;
+  }
+  return slots;
+}
+
 class VisitedSet {
  public:
   /// The id that marks "absent"; real ids are smaller.
@@ -96,16 +106,7 @@ class VisitedSet {
   std::size_t bytes() const { return capacity_ * sizeof(std::uint32_t) + fingerprints_.bytes(); }
 
  private:
-  static constexpr std::size_t kMinSlots = 1U << 12;
-
-  // The slots for `want` states: the table grows by half when it would be over 3/4 full.
-  std::size_t slots_for(std::size_t want) const {
-    std::size_t slots = capacity_ == 0 ? kMinSlots : capacity_;
-    while (want * 4 > slots * 3) {
-      slots += slots / 2;
-    }
-    return slots;
-  }
+  std::size_t slots_for(std::size_t want) const { return grown_slots(capacity_, want); }
 
   std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
 
