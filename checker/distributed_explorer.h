@@ -84,10 +84,7 @@ class DistributedExplorer {
     }
     begin_result(result_, model_.properties(), opts_.per_property);
     decided_.assign(result_.properties.size(), false);
-    remaining_ = 0;
-    for (const PropertyInfo& property : result_.properties) {
-      remaining_ += property.kind == PropertyKind::kAlways ? 1 : 0;
-    }
+    remaining_ = checked_always_properties(result_.properties);
     search();
     const std::uint64_t memory = ranks_.all_max(memory_bytes());
     return finish_result(result_, count_, transitions_, clock_.seconds(), memory);

@@ -89,6 +89,13 @@ void begin_result(Result<Action>& result, std::vector<PropertyInfo> properties, 
   }
 }
 
+/// The `always` properties a per-property search waits for: those the model checks.
+inline std::size_t checked_always_properties(const std::vector<PropertyInfo>& properties) {
+  return static_cast<std::size_t>(std::count_if(
+      properties.begin(), properties.end(),
+      [](const PropertyInfo& p) { return p.kind == PropertyKind::kAlways && p.checked; }));
+}
+
 /// Marks the witnesses `obs` reached; throws for an index the model does not have.
 inline void note_reached(const Observation& obs, Summary& summary) {
   for (const std::size_t property : obs.reached) {

@@ -106,10 +106,7 @@ class LevelExplorer {
   Result<Action> run() {
     begin_result(result_, model_.properties(), opts_.per_property);
     decided_.assign(result_.properties.size(), false);
-    remaining_ = 0;
-    for (const PropertyInfo& property : result_.properties) {
-      remaining_ += property.kind == PropertyKind::kAlways ? 1 : 0;
-    }
+    remaining_ = checked_always_properties(result_.properties);
     try {
       search();
       name_states();
@@ -164,7 +161,6 @@ class LevelExplorer {
     std::uint32_t index = 0;
     std::size_t action = 0;
     bool full = false;
-    std::uint64_t steps = 0;  // for progress only
     std::exception_ptr error;
   };
 
@@ -274,7 +270,6 @@ class LevelExplorer {
     stop_parent_.store(kNoKey);
     abort_.store(false);
     oom_.store(false);
-    level_steps_.store(0);
     for (;;) {
       run_workers();
       for (const auto& worker : workers_) {
@@ -458,10 +453,12 @@ class LevelExplorer {
     }
     if (opts_.progress && seconds >= next_progress_) {
       next_progress_ = seconds + opts_.progress_interval_seconds;
+      // The counts of the levels committed so far — what the search reports if it stops now —
+      // so that they never decrease and never pass max_states; the level under way shows as
+      // its discoveries in the queue.
       const std::uint64_t claimed = table_ ? table_->size() : 0;
-      opts_.progress(progress_stats(visited_.size() + claimed,
-                                    transitions_ + level_steps_.load(std::memory_order_relaxed),
-                                    result_, seconds, frontier_.size() + claimed, memory_bytes()));
+      opts_.progress(progress_stats(visited_.size(), transitions_, result_, seconds,
+                                    frontier_.size() + claimed, memory_bytes()));
     }
     return true;
   }
@@ -498,7 +495,6 @@ class LevelExplorer {
   std::atomic<std::uint64_t> stop_parent_{kNoKey};
   std::atomic<bool> abort_{false};
   std::atomic<bool> oom_{false};
-  std::atomic<std::uint64_t> level_steps_{0};
 
   Result<Action> result_;
 };

@@ -79,7 +79,6 @@ void LevelExplorer<M>::work(unsigned w) {
         return;
       }
       worker.pending = false;
-      level_steps_.fetch_add(std::exchange(worker.steps, 0), std::memory_order_relaxed);
       if (w == 0 && !on_clock(false)) {
         abort_.store(true);
         return;
@@ -153,7 +152,6 @@ bool LevelExplorer<M>::look_up(Worker& worker) {
         worker.found.push(model_, std::move(worker.next[k]));
       }
     }
-    ++worker.steps;
     note(worker, worker.next_obs[k], key, step.fingerprint);
   }
   return true;

@@ -21,6 +21,9 @@ struct PropertyInfo {
   std::string name;
   PropertyKind kind = PropertyKind::kAlways;
   std::string statement;
+  /// An `always` property the model does not check this run (it never reports it violated):
+  /// a search that waits for every property's verdict does not wait for it.
+  bool checked = true;
 };
 
 /// What a model reports while the engine generates a state: the `always` properties it

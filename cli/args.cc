@@ -338,7 +338,9 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     rc = run_import(c.import, command_out, command_err);
   if (json) {
     err << captured.str();
-    if (rc != kExitBadInput) {
+    // A command that refuses with exit 2 prints no document, and its first error line becomes
+    // the error document; one that ran (a replay that diverged) prints its own.
+    if (rc != kExitBadInput || !document.str().empty()) {
       out << document.str();
     } else {
       std::string text = captured.str();

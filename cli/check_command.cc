@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -137,6 +138,22 @@ void print_notes(const std::vector<std::string>& notes, std::string_view command
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
+  if (gated && options.stop_at_first) {
+    fmt::print(err,
+               "preemptcheck: --expect-violated and --junit judge every checked property; "
+               "--stop-at-first decides only one: leave it out\n");
+    return kExitBadInput;
+  }
+  for (const std::string& p : options.expect_violated) {
+    if (!options.checked.test(static_cast<std::size_t>(*spec::find_property(p)))) {
+      fmt::print(err,
+                 "preemptcheck: --expect-violated {} names a property --property leaves "
+                 "unchecked: check it too, or leave the expectation out\n",
+                 p);
+      return kExitBadInput;
+    }
+  }
   Scenario scenario;
   try {
     scenario = options.scenario_of.empty() ? load_scenario(options.scenario_path)
@@ -185,8 +202,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const int rc = r.outcome == checker::Outcome::kHolds      ? kExitHolds
                  : r.outcome == checker::Outcome::kViolated ? kExitViolated
                                                             : kExitLimit;
+  std::vector<report::Expectation> expectations;
+  int code = rc;
+  if (gated) {
+    expectations = report::judge_expectations(r, options.checked, options.expect_violated);
+    code = report::expectations_exit_code(expectations);
+  }
   if (!checker::mpi::is_lead_rank())
-    return rc;
+    return code;
   // Every counterexample is the schedule's replay of a violation's path; with per-property
   // results each violated property has its own.
   std::optional<Schedule> schedule;
@@ -230,14 +253,25 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       others[i].written = *other;
     }
   }
-  const report::CheckReport shown{scenario, source,          r,       trips,
-                                  steps,    options.checked, written, std::move(others)};
+  report::CheckReport shown{scenario, source,          r,       trips,
+                            steps,    options.checked, written, std::move(others)};
+  if (gated) {
+    shown.expectations = &expectations;
+    if (!options.junit_path.empty()) {
+      std::ofstream junit(options.junit_path, std::ios::binary | std::ios::trunc);
+      junit << report::junit_xml(expectations, command_line(options), r.stats.seconds);
+      if (!junit) {
+        fmt::print(err, "preemptcheck: cannot write the JUnit report {}\n", options.junit_path);
+        return kExitBadInput;
+      }
+    }
+  }
   if (options.json) {
-    report::print_check_json(shown, rc, out);
+    report::print_check_json(shown, code, out);
   } else {
     report::print_check_text(shown, out);
   }
-  return rc;
+  return code;
 }
 
 }  // namespace preemptcheck::cli

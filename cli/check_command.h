@@ -38,17 +38,14 @@ std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoic
 void print_notes(const std::vector<std::string>& notes, std::string_view command,
                  std::ostream& err);
 
-/// The state limit of a search when none is given: a guard against a space that does not
-/// fit in memory, reported like any other limit.
-inline constexpr std::uint64_t kDefaultMaxStates = 20'000'000;
-
 struct CheckOptions {
   std::string scenario_path;  ///< empty: the embedded default
   /// When set: check the inline scenario (and recorded mechanisms) of this counterexample
   /// file instead of scenario_path.
   std::string scenario_of;
   MechanismChoice mechanisms;
-  checker::Limits limits{kDefaultMaxStates, std::nullopt, std::nullopt};
+  /// No state limit unless --max-states asks for one: memory is bounded by --max-memory.
+  checker::Limits limits{std::nullopt, std::nullopt, std::nullopt};
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   bool json = false;
   std::string out_dir;   ///< when set, each violated property's counterexample is written there
@@ -57,6 +54,10 @@ struct CheckOptions {
   std::optional<std::uint64_t> max_memory;
   bool quiet = false;          ///< no progress line on stderr
   bool stop_at_first = false;  ///< stop at the first violation (one counterexample)
+  /// Gating (docs/ci/): the checked properties that must be violated; every other checked one
+  /// must hold. With these or `junit_path`, the exit code says whether the expectations are met.
+  std::vector<std::string> expect_violated;
+  std::string junit_path;  ///< when set, the expectations as a JUnit XML report
 };
 
 /// --threads 0 (the default) as the number of threads to run: the machine's cores.

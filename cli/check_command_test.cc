@@ -41,6 +41,48 @@ TEST(cliLimits, MaxStatesStopsWithExitThreeAndNoPass) {
   EXPECT_NE(out.find("100 states"), std::string::npos) << out;
 }
 
+TEST(cliLimits, NoStateLimitUnlessOneIsAsked) {
+  CheckOptions o;
+  EXPECT_FALSE(o.limits.max_states.has_value());
+  std::string out;
+  EXPECT_EQ(run({"--help"}, out), kExitHolds);
+  EXPECT_NE(out.find("default: no limit"), std::string::npos) << out;
+}
+
+// A --property selection stops once each selected property is violated, as every property
+// does without one, instead of searching on for properties it does not check.
+TEST(cliLimits, PropertySelectionStopsWhenItsPropertiesAreViolated) {
+  std::string out;
+  EXPECT_EQ(run({"scenarios/three-preemptors.yaml", "--profile", "kubernetes", "--property",
+                 "no-double-claim", "--quiet", "--json", "--threads", "2"},
+                out),
+            kExitViolated);
+  const auto at = out.find("\"states\":");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_LT(std::stoull(out.substr(at + 9)), 1'000'000ULL) << out;
+  EXPECT_NE(out.find("\"limit\":null"), std::string::npos) << out;
+}
+
+// The progress callback sees the committed figures: never decreasing, never past max_states.
+TEST(cliLimits, ProgressNeverDecreasesNorPassesTheStateLimit) {
+  auto cluster = std::make_shared<const Cluster>(load_scenario("bench/two-nodes.yaml"));
+  const WorldModel model(cluster);
+  checker::ExploreOptions<Action> opts;
+  opts.threads = 2;
+  opts.per_property = true;
+  opts.progress_interval_seconds = 0;
+  std::vector<std::uint64_t> seen;
+  opts.progress = [&seen](const checker::Stats& s) { seen.push_back(s.states); };
+  const checker::Limits limits{200'000, std::nullopt, std::nullopt};
+  const auto r = checker::explore(model, limits, opts);
+  EXPECT_EQ(r.limit, checker::kMaxStatesLimit);
+  ASSERT_GT(seen.size(), 2U);
+  for (std::size_t i = 1; i < seen.size(); ++i)
+    EXPECT_LE(seen[i - 1], seen[i]) << "at report " << i;
+  EXPECT_LE(seen.back(), 200'000U);
+  EXPECT_LE(seen.back(), r.stats.states);
+}
+
 TEST(cliLimits, MaxDepthStopsWithExitThree) {
   std::string out;
   EXPECT_EQ(run({"--max-depth", "5"}, out), kExitLimit);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bitset>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -18,8 +19,11 @@
 #include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
+#include "properties/recorded.h"
+#include "properties/schedule.h"
 #include "properties/world_model.h"
 #include "report/graph_report.h"
+#include "spec/property.h"
 
 extern char** environ;
 
@@ -88,6 +92,13 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
     fmt::print(err, "preemptcheck graph: {}\n", e.what());
     return kExitBadInput;
   }
+  if (!o.around_path.empty()) {
+    if (const std::string refused = refusal(cx, o.around_path, o.allow_unfingerprinted);
+        !refused.empty()) {
+      fmt::print(err, "preemptcheck graph: {}; nothing was written\n", refused);
+      return kExitBadInput;
+    }
+  }
   std::vector<std::string> notes;
   if (auto error = apply_choice(scenario, o.mechanisms, &notes)) {
     fmt::print(err, "preemptcheck graph: {}\n", *error);
@@ -105,11 +116,40 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
     }
   }
   auto cluster = std::make_shared<const Cluster>(scenario);
-  const WorldModel model(cluster);
+  // Around a counterexample only its own property's breaks are filled: another property's
+  // violating states would look like the file's.
+  std::bitset<spec::kPropertyCount> checked;
+  checked.set();
+  if (const auto p = spec::find_property(cx.property); p && !o.around_path.empty()) {
+    checked.reset();
+    checked.set(static_cast<std::size_t>(*p));
+  }
+  const WorldModel model(cluster, checked);
   if (!o.around_path.empty()) {
     std::vector<Action> path;
     for (const CounterexampleStep& step : cx.steps)
       path.push_back(step.action);
+    // The file is verified as `replay` verifies it (not under switches that change its
+    // mechanisms): a file that replay calls diverged is not drawn.
+    if (scenario.mechanisms == cx.scenario.mechanisms) {
+      const Schedule schedule = replay_schedule(scenario, path);
+      for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
+        if (const std::string d = fingerprint_divergence(cx, schedule, i, o.around_path);
+            !d.empty()) {
+          fmt::print(err, "preemptcheck graph: {}; nothing was written\n", d);
+          return kExitBadInput;
+        }
+      }
+      // The verdict too: a file whose property does not break as recorded is not drawn as if
+      // it did (a step not enabled is named below).
+      if (!schedule.blocked && cx.recorded_digest) {
+        if (const std::string d = divergence(cx, schedule); !d.empty()) {
+          fmt::print(err, "preemptcheck graph: {}: diverged: {}; nothing was written\n",
+                     o.around_path, d);
+          return kExitBadInput;
+        }
+      }
+    }
     const checker::NeighbourhoodBuild around = checker::build_neighbourhood(
         model, path, [](const WorldState& s) { return state_label(s.world); },
         [&](const Action& a) { return format_action(a, *cluster); });
@@ -122,9 +162,10 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                  describe(scenario.mechanisms));
       return kExitBadInput;
     }
-    return write_graph(around.graph, o,
-                       report::around_summary(scenario, o.around_path, path.size(), around.graph),
-                       dot, out, err);
+    return write_graph(
+        around.graph, o,
+        report::around_summary(scenario, o.around_path, cx.property, path.size(), around.graph),
+        dot, out, err);
   }
   const checker::GraphBuild build = checker::build_graph(
       model, static_cast<std::size_t>(o.max_states),

@@ -28,6 +28,8 @@ struct GraphOptions {
   std::string around_path;
   std::uint64_t max_states = kDefaultGraphStates;
   MechanismChoice mechanisms;
+  /// --around: accept a file with no digest or fingerprints, as `replay` does.
+  bool allow_unfingerprinted = false;
 };
 
 /// Parses the words after `graph`. On an error returns nothing and sets `error`.
@@ -35,7 +37,8 @@ std::optional<GraphOptions> parse_graph_args(const std::vector<std::string>& arg
                                              std::string& error);
 
 /// Runs `preemptcheck graph`: 0 when drawn (violating states are marked, not an error),
-/// 2 for bad input, a counterexample step that is not enabled, or a failed render, 3 when the
+/// 2 for bad input, a counterexample file `replay` refuses (its digest, a missing or differing
+/// fingerprint), a counterexample step that is not enabled, or a failed render, 3 when the
 /// space has more states than allowed (--around draws no more than the path's neighbourhood
 /// and has no limit).
 int run_graph(const GraphOptions& options, std::ostream& out, std::ostream& err);

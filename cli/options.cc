@@ -69,6 +69,12 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
              Mechanisms probe;
              if (auto e = set_mechanism(probe, n, v))
                throw CLI::ValidationError(*e);
+             for (const auto& [given, value] : choice.switches) {
+               if (given == n && value != v) {
+                 throw CLI::ValidationError(fmt::format(
+                     "--{} given twice ('{}', then '{}'); name one value", n, value, v));
+               }
+             }
              choice.switches.emplace_back(n, v);
            },
            fmt::format("One of: {}", joined_words(mechanism_values(name), ", ")))
@@ -85,7 +91,8 @@ void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
          [&checked, state](const std::string& v) {
            const auto p = spec::find_property(v);
            if (!p || spec::property_def(*p).is_witness) {
-             throw CLI::ValidationError(fmt::format("unknown property '{}'", v));
+             throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", v,
+                                                    joined_words(safety_names(), ", ")));
            }
            if (!state->properties_named)
              checked.reset();
@@ -119,9 +126,10 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
       ->excludes(scenario);
   mechanism_options(app, o.mechanisms);
   whole_option(app, "--max-states", o.limits.max_states, 0, kNoMax, "a whole number",
-               fmt::format("Stop after N distinct states (default {}); exit 3", kDefaultMaxStates));
+               "Stop after N distinct states (default: no limit; --max-memory bounds the "
+               "search); exit 3");
   whole_option(app, "--max-depth", o.limits.max_depth, 0, std::numeric_limits<std::uint32_t>::max(),
-               "a whole number", "Explore at most D steps deep; exit 3 when that stops it");
+               "a whole number", "Explore at most N steps deep; exit 3 when that stops it");
   app.add_option_function<std::string>(
          "--time-limit",
          [&o](const std::string& v) {
@@ -133,6 +141,25 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
          "Stop after S seconds (digits, optional fraction: 5, 0.5); exit 3")
       ->type_name("S");
   property_option(app, o.checked, state);
+  app.add_option_function<std::string>(
+         "--expect-violated",
+         [&o](const std::string& v) {
+           const auto p = spec::find_property(v);
+           if (!p || spec::property_def(*p).is_witness) {
+             throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", v,
+                                                    joined_words(safety_names(), ", ")));
+           }
+           o.expect_violated.push_back(v);
+         },
+         "Gate on expectations (repeatable): this property must be violated, every other "
+         "checked one must hold; exit 0 when all are met, 1 when one is not, 3 when a limit left "
+         "one undecided")
+      ->type_name("NAME")
+      ->trigger_on_parse();
+  app.add_option("--junit", o.junit_path,
+                 "Also write the expectations (every checked property holds, but those of "
+                 "--expect-violated) as a JUnit XML report to FILE; the exit code is the gate's")
+      ->type_name("FILE");
   app.add_flag("--json", o.json, "Print one JSON document instead of the text");
   app.add_option("--out", o.out_dir,
                  "Write each violated property's shortest counterexample to DIR as a YAML file, "
@@ -185,6 +212,8 @@ void graph_options(CLI::App& app, GraphOptions& o) {
                fmt::format("Refuse (exit 3) a space of more than N states (default {})",
                            kDefaultGraphStates));
   mechanism_options(app, o.mechanisms);
+  app.add_flag("--allow-unfingerprinted", o.allow_unfingerprinted,
+               "--around: draw a file with no digest or fingerprints (a schedule written by hand)");
 }
 
 void search_options(CLI::App& app, SearchCommandOptions& o,

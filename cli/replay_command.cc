@@ -20,45 +20,16 @@
 namespace preemptcheck::cli {
 namespace {
 
-// Why the file is refused before anything runs: its digest, its fingerprints; empty if not.
-std::string refusal(const Counterexample& cx, const ReplayOptions& o) {
-  if (!cx.recorded_digest) {
-    return fmt::format(
-        "{}: no scenario-digest: the file cannot show that its scenario and "
-        "switches are those it was written for; regenerate it with check --out",
-        o.file);
-  }
-  if (!cx.digest_matches()) {
-    return fmt::format(
-        "{}:{}:{}: scenario-digest {} does not match the inline scenario and "
-        "switches (they digest to {}): the scenario, the profile or a switch was "
-        "edited; regenerate it with check --out",
-        o.file, cx.digest_line, cx.digest_column, format_fingerprint(*cx.recorded_digest),
-        format_fingerprint(scenario_digest(cx.scenario)));
-  }
-  if (!cx.every_step_fingerprinted() && !o.allow_unfingerprinted) {
-    for (std::size_t i = 0; i < cx.steps.size(); ++i) {
-      if (cx.steps[i].fingerprint)
-        continue;
-      return fmt::format(
-          "{}:{}:{}: step {} '{}' carries no fingerprint: a file without them "
-          "cannot show that it replays as written; regenerate it with check --out, "
-          "or replay it with --allow-unfingerprinted",
-          o.file, cx.steps[i].line, cx.steps[i].column, i + 1, cx.steps[i].text);
-    }
-  }
-  return {};
-}
-
 // The swimlane page of the schedule, written to --html's path; an error message, or empty.
 std::string write_html(const ReplayOptions& o, const Counterexample& cx, const Scenario& run,
-                       const Schedule& schedule) {
+                       const Schedule& schedule, const std::string& diverged) {
   std::string error;
-  const auto timeline =
+  auto timeline =
       report::make_timeline(report::timeline_source(cx, run, "preemptcheck replay " + o.file),
                             schedule, report::padded_state_lines, error);
   if (!timeline)
     return error;
+  timeline->diverged = diverged;
   std::ofstream out(o.html_path, std::ios::binary);
   out << report::render_swimlanes_html(*timeline);
   if (!out)
@@ -78,7 +49,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     fmt::print(err, "preemptcheck replay: {}\n", e.what());
     return kExitBadInput;
   }
-  if (const std::string refused = refusal(cx, o); !refused.empty()) {
+  if (const std::string refused = refusal(cx, o.file, o.allow_unfingerprinted); !refused.empty()) {
     fmt::print(err, "preemptcheck replay: {}\n", refused);
     return kExitBadInput;
   }
@@ -90,31 +61,40 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   }
   print_notes(notes, "replay", err);
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
+  // A file with no digest was written by hand: its steps are replayed, its property (if it
+  // names one) judged as under overridden switches, and nothing in it is verified.
+  const bool by_hand = !cx.recorded_digest;
   report::Json doc = report::replay_document(o.file, cx, run);
   report::print_replay_head(o.file, cx, run, out);
+
+  // The verdict: the exit code, and the document (printed under --json whatever it is).
+  const auto finish = [&](int rc, const std::string& diverged) {
+    doc["reproduced"] = rc == kExitViolated && !overridden && !by_hand;
+    doc["diverged"] = diverged.empty() ? report::Json(nullptr) : report::Json(diverged);
+    doc["exit_code"] = rc;
+    if (o.json)
+      report::write_json(doc, shown);
+    return rc;
+  };
 
   std::vector<Action> actions;
   for (const CounterexampleStep& s : cx.steps)
     actions.push_back(s.action);
-  const Schedule schedule = replay_schedule(run, actions, checked_by(cx));
+  const Schedule schedule = replay_schedule(run, actions);
   report::ReplayNarration narration(schedule, o.full, out);
   const std::size_t n = cx.steps.size();
   for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
-    const ScheduleStep& step = schedule.steps[i];
-    const CounterexampleStep& s = cx.steps[i];
     const std::size_t k = i + 1;
-    narration.step(k, n, step);
-    if (!overridden && s.fingerprint && *s.fingerprint != step.fingerprint) {
-      fmt::print(err,
-                 "preemptcheck replay: {}:{}:{}: diverged at step {} ('{}'): the state after it "
-                 "has fingerprint {}, the file records {}; the model or the file changed since "
-                 "it was written: regenerate it with check --out\n",
-                 o.file, s.line, s.column, k, s.text, format_fingerprint(step.fingerprint),
-                 format_fingerprint(*s.fingerprint));
-      fmt::print(out, "result         diverged at step {} (exit 2)\n", k);
-      return kExitBadInput;
+    narration.step(k, n, schedule.steps[i]);
+    if (!overridden) {
+      if (const std::string d = fingerprint_divergence(cx, schedule, i, o.file); !d.empty()) {
+        fmt::print(err, "preemptcheck replay: {}\n", d);
+        fmt::print(out, "result         diverged at step {} (exit 2)\n", k);
+        narration.verdicts(doc);
+        return finish(kExitBadInput, fmt::format("the fingerprint differs at step {}", k));
+      }
     }
-    narration.findings(step.findings, k);
+    narration.findings(schedule.steps[i].findings, k);
   }
   if (const auto& b = schedule.blocked) {
     const CounterexampleStep& s = cx.steps[b->number - 1];
@@ -123,39 +103,45 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     if (overridden)
       blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
     const std::string stale =
-        overridden ? std::string()
-                   : "\n  the file does not match the model (it was edited, or written by an older "
-                     "model): regenerate it with check --out";
+        overridden || by_hand
+            ? std::string()
+            : "\n  the file does not match the model (it was edited, or written by an older "
+              "model): regenerate it with check --out";
     fmt::print(err,
                "preemptcheck replay: {}:{}:{}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
                "here: {}{}\n",
                o.file, s.line, s.column, b->number, b->text, b->why, blocker, b->enabled, stale);
-    fmt::print(out, "result         step {} is not enabled{} (exit 2)\n", b->number,
-               overridden ? " under these mechanisms: the schedule is impossible" : "");
-    return kExitBadInput;
+    fmt::print(out, "result         step {} is not enabled{} (exit 2)\n{}", b->number,
+               overridden ? " under these mechanisms: the schedule is impossible" : "",
+               blocker.empty() ? std::string() : blocker.substr(1) + "\n");
+    narration.verdicts(doc);
+    return finish(kExitBadInput, fmt::format("step {} is not enabled", b->number));
   }
+  narration.verdicts(doc);
+  std::string diverged;
+  std::vector<std::string> met;
+  if (!overridden && !by_hand) {
+    diverged = divergence(cx, schedule);
+    met = met_on_the_way(cx, schedule);
+  }
+  doc["met_on_the_way"] = met;
   if (!o.html_path.empty()) {
-    if (const std::string e = write_html(o, cx, run, schedule); !e.empty()) {
+    if (const std::string e = write_html(o, cx, run, schedule, diverged); !e.empty()) {
       fmt::print(err, "preemptcheck replay: {}\n", e);
-      return kExitBadInput;
+      return finish(kExitBadInput, diverged);
     }
     fmt::print(out, "\npage           {}\n", o.html_path);
   }
-  narration.verdicts(doc);
-  if (!overridden) {
-    if (const std::string diverged = divergence(cx, schedule); !diverged.empty()) {
-      fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", o.file, diverged);
-      fmt::print(out, "result         diverged: {} (exit 2)\n", diverged);
-      return kExitBadInput;
-    }
+  if (!diverged.empty()) {
+    fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", o.file, diverged);
+    fmt::print(out, "result         diverged: {} (exit 2)\n", diverged);
+    return finish(kExitBadInput, diverged);
   }
-  const int rc = narration.first_break(cx.property) == nullptr ? kExitHolds : kExitViolated;
-  doc["reproduced"] = rc == kExitViolated;
-  doc["exit_code"] = rc;
-  if (o.json)
-    report::write_json(doc, shown);
-  report::print_replay_result(cx, overridden, narration, out);
-  return rc;
+  const bool breaks =
+      cx.property.empty() ? narration.any_break() : narration.first_break(cx.property) != nullptr;
+  const int rc = breaks ? kExitViolated : kExitHolds;
+  report::print_replay_result(cx, overridden, by_hand, narration, met, out);
+  return finish(rc, diverged);
 }
 
 }  // namespace preemptcheck::cli

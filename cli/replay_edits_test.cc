@@ -2,7 +2,8 @@
 // file can be wrong — a fingerprint, two swapped steps, a deleted step (first, middle, last),
 // a capacity or a request in the inline scenario, a mechanism value, the property, the
 // fingerprints removed — is refused or found diverged by `replay`: exit 2, naming the step
-// or the field. None exits 0, none exits 1.
+// or the field. None exits 0, none exits 1. `graph --around` refuses each of them too, and
+// writes nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "cli/command_test_support.h"
+#include "cli/graph_command.h"
 #include "cli/replay_command.h"
 
 namespace preemptcheck::cli {
@@ -186,6 +188,39 @@ TEST(ReplayEdits, EveryEditOfEveryCommittedFileExitsTwoNamingTheStepOrField) {
   }
   // Every edit applies to every file except the step deletions and swaps of one-step files.
   EXPECT_GE(checked, static_cast<int>(files.size()) * 9);
+}
+
+TEST(ReplayEdits, GraphAroundRefusesEveryEditReplayRefuses) {
+  ScratchDir dir;
+  int checked = 0;
+  for (const std::string& file : committed()) {
+    const std::vector<std::string> original = split_lines(read_text(file));
+    for (const Edit& edit : edits()) {
+      std::vector<std::string> lines = original;
+      if (!edit.apply(lines))
+        continue;
+      const std::string edited = dir.file("edited.yaml");
+      write_text(edited, join_lines(lines));
+      GraphOptions o;
+      o.around_path = edited;
+      o.dot_path = dir.file("around.dot");
+      std::filesystem::remove(o.dot_path);
+      std::ostringstream out;
+      std::ostringstream err;
+      EXPECT_EQ(run_graph(o, out, err), kExitBadInput) << edit.name << " of " << file << "\n"
+                                                       << out.str() << err.str();
+      EXPECT_FALSE(std::filesystem::exists(o.dot_path)) << edit.name << " of " << file;
+      ++checked;
+    }
+    // The file as written is drawn.
+    GraphOptions o;
+    o.around_path = file;
+    o.dot_path = dir.file("around.dot");
+    std::ostringstream out;
+    std::ostringstream err;
+    EXPECT_EQ(run_graph(o, out, err), kExitHolds) << file << "\n" << err.str();
+  }
+  EXPECT_GE(checked, 12 * 9);
 }
 
 }  // namespace

@@ -151,27 +151,55 @@ class Reader : StrictYaml {
     const Fields top = mapping(root, kWhat, kTopKeys);
     Counterexample cx;
 
-    const Field& property = require(top, "property", kWhat);
-    cx.property = safety_property(property.value.IsNull() ? property.key_node : property.value,
-                                  text(property));
-    cx.message = text(require(top, "message", kWhat));
+    // A file `check --out` writes has every key, its digest among them; a schedule written by
+    // hand (no digest) needs only its scenario and steps (no property: every property is
+    // judged; no profile: `reference`).
+    if (top.find("scenario-digest") != nullptr) {
+      for (const std::string_view key :
+           {"property", "message", "found-by", "profile", "mechanisms"})
+        require(top, key, kWhat);
+    }
+    if (const Field* property = top.find("property")) {
+      cx.property = safety_property(property->value.IsNull() ? property->key_node : property->value,
+                                    text(*property));
+    }
+    if (const Field* message = top.find("message"))
+      cx.message = text(*message);
     if (const Field* also = top.find("also"))
       read_also(*also, cx);
-    read_found_by(require(top, "found-by", kWhat), cx.found_by);
+    if (const Field* found_by = top.find("found-by")) {
+      read_found_by(*found_by, cx.found_by);
+    } else {
+      cx.found_by.method = "written by hand";
+      cx.found_by.shortest = false;
+    }
 
     const Field& scenario = require(top, "scenario", kWhat);
-    const Field& profile_entry = require(top, "profile", kWhat);
-    const Field& mechanisms = require(top, "mechanisms", kWhat);
     const Field& steps = require(top, "steps", kWhat);
 
     cx.scenario = read_scenario(scenario, top);
-    cx.scenario.profile = text(profile_entry);
+    cx.scenario.profile = "reference";
+    const Field* profile_entry = top.find("profile");
+    if (profile_entry != nullptr)
+      cx.scenario.profile = text(*profile_entry);
     const auto base = profile(cx.scenario.profile);
     if (!base) {
-      fail(profile_entry, fmt::format("unknown profile '{}'; expected one of: {}",
-                                      cx.scenario.profile, join_words(profile_names())));
+      fail(*profile_entry, fmt::format("unknown profile '{}'; expected one of: {}",
+                                       cx.scenario.profile, join_words(profile_names())));
     }
     cx.scenario.mechanisms = *base;
+    if (const Field* mechanisms = top.find("mechanisms"))
+      read_mechanisms(*mechanisms, cx);
+    if (const Field* digest = top.find("scenario-digest")) {
+      cx.recorded_digest = hex64(*digest, "a digest");
+      cx.digest_line = digest->value.Mark().line + 1;
+      cx.digest_column = digest->value.Mark().column + 1;
+    }
+    read_steps(steps, cx);
+    return cx;
+  }
+
+  void read_mechanisms(const Field& mechanisms, Counterexample& cx) const {
     if (!mechanisms.value.IsMap()) {
       fail(mechanisms, fmt::format("expected a mapping of switches for 'mechanisms', got {}",
                                    describe(mechanisms.value)));
@@ -189,13 +217,6 @@ class Reader : StrictYaml {
         fail(m.value, *error);
       }
     }
-    if (const Field* digest = top.find("scenario-digest")) {
-      cx.recorded_digest = hex64(*digest, "a digest");
-      cx.digest_line = digest->value.Mark().line + 1;
-      cx.digest_column = digest->value.Mark().column + 1;
-    }
-    read_steps(steps, cx);
-    return cx;
   }
 
   void read_also(const Field& also, Counterexample& cx) const {
@@ -374,12 +395,15 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
   out += fmt::format(
       "# Counterexample to {}, written by `preemptcheck {} --out`: regenerate it,\n"
       "# never edit it by hand.\n",
-      cx.property, cx.found_by.seed ? "search" : "check");
+      cx.property.empty() ? std::string("no property") : cx.property,
+      cx.found_by.seed ? "search" : "check");
   if (!cx.command.empty())
     out += fmt::format("# Found by:  {}\n", one_line(cx.command));
   out += fmt::format("# Replay:    preemptcheck replay {}\n", one_line(replay_path));
-  out += fmt::format("property: {}\n", cx.property);
-  out += fmt::format("message: {}\n", yaml_quoted(cx.message));
+  if (!cx.property.empty()) {
+    out += fmt::format("property: {}\n", cx.property);
+    out += fmt::format("message: {}\n", yaml_quoted(cx.message));
+  }
   if (cx.also.empty()) {
     out += "also: []\n";
   } else {
@@ -415,8 +439,12 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
                             mechanism_value(cx.scenario.mechanisms, m));
   }
   out += fmt::format("mechanisms: {{{}}}\n", switches);
-  out += fmt::format("scenario-digest: \"{}\"  # XXH3 of the scenario and switches above\n",
-                     format_fingerprint(scenario_digest(cx.scenario)));
+  // A schedule about no property (written by hand) is not a counterexample the tool wrote,
+  // and gets no digest: a digest stands for every key of one.
+  if (!cx.property.empty()) {
+    out += fmt::format("scenario-digest: \"{}\"  # XXH3 of the scenario and switches above\n",
+                       format_fingerprint(scenario_digest(cx.scenario)));
+  }
   if (cx.steps.empty()) {
     out += "steps: []  # the initial state already violates the property\n";
     return out;

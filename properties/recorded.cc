@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "impl/show.h"
 
 namespace preemptcheck {
@@ -38,42 +40,125 @@ std::string at_step(std::size_t step) {
   return step == 0 ? std::string("in the initial state") : fmt::format("at step {}", step);
 }
 
-std::string divergence(const Counterexample& cx, const Schedule& schedule) {
-  const std::size_t n = schedule.steps.size();
-  const auto first = schedule.first_violation();
-  if (!first) {
+std::string refusal(const Counterexample& cx, std::string_view file, bool allow_unverified) {
+  if (!cx.recorded_digest) {
+    if (allow_unverified)
+      return {};
     return fmt::format(
-        "the recorded violation of {} does not occur by the last step (step {}): "
-        "every checked property held",
-        cx.property, n);
+        "{}: no scenario-digest: the file cannot show that its scenario and switches are "
+        "those it was written for; a file written by an older version is checked again with "
+        "'preemptcheck check --scenario-of {}' (add --out DIR for a new file), and a schedule "
+        "written by hand replays, unverified, with --allow-unfingerprinted",
+        file, file);
   }
-  if (*first < n) {
-    return fmt::format("{} broke {}, before the recorded last step {}: {}",
-                       schedule.violated_at(*first).front().name, at_step(*first), n,
-                       messages(schedule.violated_at(*first)));
+  if (!cx.digest_matches()) {
+    return fmt::format(
+        "{}:{}:{}: scenario-digest {} does not match the inline scenario and switches (they "
+        "digest to {}): the scenario, the profile or a switch was edited; regenerate it with "
+        "check --out",
+        file, cx.digest_line, cx.digest_column, format_fingerprint(*cx.recorded_digest),
+        format_fingerprint(scenario_digest(cx.scenario)));
   }
-  std::vector<checker::PropertyMessage> others;
-  const checker::PropertyMessage* recorded = nullptr;
-  for (const auto& m : schedule.violated_at(n)) {
-    if (m.name == cx.property && recorded == nullptr) {
-      recorded = &m;
-    } else {
-      others.push_back(m);
+  if (cx.every_step_fingerprinted() || allow_unverified)
+    return {};
+  for (std::size_t i = 0; i < cx.steps.size(); ++i) {
+    if (cx.steps[i].fingerprint)
+      continue;
+    return fmt::format(
+        "{}:{}:{}: step {} '{}' carries no fingerprint: a file without them cannot show that "
+        "it replays as written; regenerate it with check --out, or replay it with "
+        "--allow-unfingerprinted",
+        file, cx.steps[i].line, cx.steps[i].column, i + 1, cx.steps[i].text);
+  }
+  return {};
+}
+
+bool is_unverified(const Counterexample& cx) {
+  return !cx.recorded_digest || !cx.every_step_fingerprinted();
+}
+
+std::string fingerprint_divergence(const Counterexample& cx, const Schedule& schedule,
+                                   std::size_t i, std::string_view file) {
+  const CounterexampleStep& s = cx.steps[i];
+  const std::uint64_t replayed = schedule.steps[i].fingerprint;
+  if (!s.fingerprint || *s.fingerprint == replayed)
+    return {};
+  return fmt::format(
+      "{}:{}:{}: diverged at step {} ('{}'): the state after it has fingerprint {}, the file "
+      "records {}; the model or the file changed since it was written: regenerate it with "
+      "check --out",
+      file, s.line, s.column, i + 1, s.text, format_fingerprint(replayed),
+      format_fingerprint(*s.fingerprint));
+}
+
+namespace {
+
+// The first step (0: the initial state) where `property` broke, and its message there.
+const checker::PropertyMessage* first_break_of(const Schedule& schedule, std::string_view property,
+                                               std::size_t& step) {
+  for (step = 0; step <= schedule.steps.size(); ++step) {
+    for (const auto& m : schedule.violated_at(step)) {
+      if (m.name == property)
+        return &m;
     }
   }
+  return nullptr;
+}
+
+// Whether `m` is one of the file's recorded `also` at its last step.
+bool is_recorded_also(const Counterexample& cx, const checker::PropertyMessage& m) {
+  return std::find(cx.also.begin(), cx.also.end(), m) != cx.also.end();
+}
+
+}  // namespace
+
+std::string divergence(const Counterexample& cx, const Schedule& schedule) {
+  const std::size_t n = schedule.steps.size();
+  std::size_t step = 0;
+  const checker::PropertyMessage* recorded = first_break_of(schedule, cx.property, step);
   if (recorded == nullptr) {
-    return fmt::format("the file records {} at step {}, but {} broke there instead", cx.property, n,
-                       messages(schedule.violated_at(n)));
+    return fmt::format(
+        "the recorded violation of {} does not occur by the last step (step {}): {} held at "
+        "every step",
+        cx.property, n, cx.property);
+  }
+  if (step < n) {
+    return fmt::format("{} broke {}, before the recorded last step {}: {}", cx.property,
+                       at_step(step), n, recorded->message);
   }
   if (recorded->message != cx.message) {
     return fmt::format("{} broke {} with message \"{}\"; the file records \"{}\"", cx.property,
                        at_step(n), recorded->message, cx.message);
+  }
+  const CheckedProperties checked = checked_by(cx);
+  std::vector<checker::PropertyMessage> others;
+  for (const auto& m : schedule.violated_at(n)) {
+    const auto p = spec::find_property(m.name);
+    if (m.name != cx.property && p && checked.test(static_cast<std::size_t>(*p)))
+      others.push_back(m);
   }
   if (others != cx.also) {
     return fmt::format("{} also broke {}: {}; the file records also: {}", cx.property, at_step(n),
                        messages(others), messages(cx.also));
   }
   return {};
+}
+
+std::vector<std::string> met_on_the_way(const Counterexample& cx, const Schedule& schedule) {
+  std::vector<std::string> met;
+  std::vector<std::string> seen{cx.property};
+  const std::size_t n = schedule.steps.size();
+  for (std::size_t k = 0; k <= n; ++k) {
+    for (const auto& m : schedule.violated_at(k)) {
+      if (std::find(seen.begin(), seen.end(), m.name) != seen.end())
+        continue;
+      seen.push_back(m.name);
+      if (k == n && is_recorded_also(cx, m))
+        continue;
+      met.push_back(fmt::format("{} broke {}: {}", m.name, at_step(k), m.message));
+    }
+  }
+  return met;
 }
 
 std::string blocking_switches(const Scenario& run, const Mechanisms& recorded_switches,

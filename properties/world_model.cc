@@ -44,7 +44,7 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
     properties_.push_back(
         {std::string(d.name),
          d.is_witness ? checker::PropertyKind::kSometimes : checker::PropertyKind::kAlways,
-         std::string(d.statement)});
+         std::string(d.statement), d.is_witness || checked_.test(static_cast<size_t>(d.id))});
   }
 }
 

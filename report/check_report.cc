@@ -33,7 +33,8 @@ std::string stats_line(const checker::Stats& s) {
       s.transitions, s.depth, s.seconds, s.states_per_second, human_bytes(s.peak_rss_bytes));
 }
 
-// Why the search stopped: "at its max-states limit", "at the memory limit", "out of memory".
+// Why the search stopped: "at the max-states limit (--max-states)", "at the memory limit
+// (--max-memory)", "out of memory".
 std::string stop_words(std::string_view limit, std::string_view detail) {
   if (limit == checker::kTempFileLimit)
     return fmt::format("because a temporary file failed ({})", detail);
@@ -41,7 +42,9 @@ std::string stop_words(std::string_view limit, std::string_view detail) {
     return "at the memory limit (--max-memory)";
   if (limit == checker::kOutOfMemory)
     return "out of memory (an allocation failed)";
-  return fmt::format("at its {} limit", limit);
+  if (limit == checker::kTimeLimit)
+    return "at the time limit (--time-limit)";
+  return fmt::format("at the {} limit (--{})", limit, limit);
 }
 
 // The fingerprint-collision estimates of a run, as TLC words them.
@@ -71,7 +74,11 @@ bool names_property(const checker::Violation<Action>& v, std::string_view name) 
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
                  const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                  const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
-                 const std::vector<OtherViolation>& others, std::ostream& out) {
+                 const std::vector<OtherViolation>& others, bool gated, std::ostream& out) {
+  // Under a gate the exit code is the gate's, printed after the expectations.
+  const auto exit_mark = [gated](int code) {
+    return gated ? std::string() : fmt::format(" (exit {})", code);
+  };
   fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
@@ -115,14 +122,14 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:
-      fmt::print(out, "result     every checked property holds in all {} states (exit 0)\n",
-                 r.stats.states);
+      fmt::print(out, "result     every checked property holds in all {} states{}\n",
+                 r.stats.states, exit_mark(0));
       return;
     case checker::Outcome::kLimitReached:
       fmt::print(out,
                  "result     INCOMPLETE: the search stopped {} after {} states; "
-                 "nothing is proven (exit 3)\n",
-                 stop_words(r.limit, r.limit_detail), r.stats.states);
+                 "nothing is proven{}\n",
+                 stop_words(r.limit, r.limit_detail), r.stats.states, exit_mark(3));
       return;
     case checker::Outcome::kViolated:
       break;
@@ -150,7 +157,8 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                "are not verified\n",
                stop_words(r.limit, r.limit_detail), r.stats.states);
   }
-  fmt::print(out, "(exit 1)\n");
+  if (!gated)
+    fmt::print(out, "(exit 1)\n");
 }
 
 // A property's verdict in one word, and its message when violated.
@@ -186,14 +194,15 @@ Json steps_json(const std::vector<TraceStep>& steps) {
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
                 const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                 const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
-                const std::vector<OtherViolation>& others, int exit_code, std::ostream& out) {
+                const std::vector<OtherViolation>& others,
+                const std::vector<Expectation>* expectations, int exit_code, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
   j["source"] = source;
   j["profile"] = scenario.profile;
-  j["mechanisms"] = describe(scenario.mechanisms);
+  j["mechanisms"] = mechanisms_json(scenario.mechanisms);
   j["outcome"] = checker::outcome_name(r.outcome);
-  j["limit"] = r.limit;
+  j["limit"] = r.limit.empty() ? Json(nullptr) : Json(r.limit);
   if (!r.limit_detail.empty())
     j["limit_detail"] = r.limit_detail;
   j["stats"] = {{"states", r.stats.states},
@@ -246,8 +255,17 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                       {"also", std::move(also)},
                       {"steps", steps_json(steps)}};
   }
-  if (!written.empty())
+  if (!written.empty()) {
     j["counterexample"] = written;
+    Json files = Json::array({{{"property", r.violation->name}, {"file", written}}});
+    for (const OtherViolation& o : others) {
+      if (!o.written.empty())
+        files.push_back({{"property", o.violation->name}, {"file", o.written}});
+    }
+    j["counterexamples"] = std::move(files);
+  }
+  if (expectations != nullptr)
+    j["expectations"] = expectations_json(*expectations);
   j["exit_code"] = exit_code;
   write_json(j, out);
 }
@@ -268,12 +286,21 @@ std::string progress_line(const checker::Stats& s) {
 
 void print_check_text(const CheckReport& c, std::ostream& out) {
   print_human(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-              out);
+              c.expectations != nullptr, out);
+  if (c.expectations == nullptr)
+    return;
+  print_expectations(*c.expectations, out);
+  const int code = expectations_exit_code(*c.expectations);
+  fmt::print(out, "gate       {} (exit {})\n",
+             code == 0   ? "every expectation is met"
+             : code == 1 ? "an expectation is NOT MET"
+                         : "a limit left an expectation undecided: nothing is proven",
+             code);
 }
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {
   print_json(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-             exit_code, out);
+             c.expectations, exit_code, out);
 }
 
 }  // namespace preemptcheck::report

@@ -12,6 +12,7 @@
 #include "impl/action.h"
 #include "impl/scenario.h"
 #include "properties/schedule.h"
+#include "report/expectations.h"
 #include "spec/property.h"
 #include "spec/round_trips.h"
 
@@ -43,6 +44,8 @@ struct CheckReport {
   std::bitset<spec::kPropertyCount> checked;
   std::string written;  ///< the first violation's counterexample file; empty when none
   std::vector<OtherViolation> others;
+  /// Under --expect-violated or --junit: the gate's expectations; the exit code is theirs.
+  const std::vector<Expectation>* expectations = nullptr;
 };
 
 /// The text summary: scenario, mechanisms, statistics, blocking round trips, each safety

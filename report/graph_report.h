@@ -17,8 +17,10 @@ namespace preemptcheck::report {
 std::vector<std::string> graph_summary(const Scenario& scenario, const checker::StateGraph& g);
 
 /// The summary of the neighbourhood of the counterexample file `file` (a path of `steps`
-/// steps): the states on the path, the other successors, the steps drawn.
+/// steps, about `property`): the states on the path, the other successors, the steps drawn,
+/// and the states filled because a step into them breaks `property`.
 std::vector<std::string> around_summary(const Scenario& scenario, std::string_view file,
-                                        std::size_t steps, const checker::StateGraph& g);
+                                        std::string_view property, std::size_t steps,
+                                        const checker::StateGraph& g);
 
 }  // namespace preemptcheck::report

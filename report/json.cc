@@ -58,6 +58,13 @@ Json json_error(std::string_view command, std::string_view text, int exit_code) 
   return doc;
 }
 
+Json mechanisms_json(const Mechanisms& mechanisms) {
+  Json out = Json::object();
+  for (std::string_view name : mechanism_names())
+    out[std::string(name)] = mechanism_value(mechanisms, name);
+  return out;
+}
+
 void write_json(const Json& doc, std::ostream& out) {
   out << doc.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
 }

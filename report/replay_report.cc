@@ -18,9 +18,10 @@ Json replay_document(std::string_view file, const Counterexample& cx, const Scen
   Json doc = json_document("replay");
   doc["counterexample"] = file;
   doc["recorded"] = {{"property", cx.property}, {"message", cx.message}};
+  doc["unverified"] = is_unverified(cx);
   doc["scenario"] = run.name;
   doc["profile"] = run.profile;
-  doc["mechanisms"] = describe(run.mechanisms);
+  doc["mechanisms"] = mechanisms_json(run.mechanisms);
   doc["overridden"] = run.mechanisms != cx.scenario.mechanisms;
   return doc;
 }
@@ -28,7 +29,17 @@ Json replay_document(std::string_view file, const Counterexample& cx, const Scen
 void print_replay_head(std::string_view file, const Counterexample& cx, const Scenario& run,
                        std::ostream& out) {
   fmt::print(out, "counterexample {}\n", file);
-  fmt::print(out, "recorded       {}: {}\n", cx.property, cx.message);
+  if (!cx.recorded_digest) {
+    fmt::print(out,
+               "unverified     the file has no scenario-digest: a schedule written by hand, "
+               "replayed under --allow-unfingerprinted; nothing in it was verified (its scenario, "
+               "switches, fingerprints and message are taken as written)\n");
+  }
+  if (cx.property.empty()) {
+    fmt::print(out, "recorded       no property: every property is judged at every step\n");
+  } else {
+    fmt::print(out, "recorded       {}: {}\n", cx.property, or_none(cx.message));
+  }
   for (const auto& m : cx.also)
     fmt::print(out, "               also {}: {}\n", m.name, m.message);
   fmt::print(out, "found          {}\n", found_by_text(cx));
@@ -49,6 +60,11 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
                "it breaks; it proves nothing. To prove the race closed, check every "
                "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
                file, run.profile, cx.property);
+  } else if (!cx.recorded_digest) {
+    fmt::print(out,
+               "               exit 1 means {} broke at some step, 0 that every step ran and it "
+               "held, 2 that a step is not enabled\n",
+               cx.property.empty() ? std::string("a property") : cx.property);
   } else if (!cx.every_step_fingerprinted()) {
     fmt::print(out,
                "               as recorded, but the file's steps carry no fingerprints: replayed "
@@ -125,26 +141,43 @@ void ReplayNarration::verdicts(Json& doc) {
   doc["properties"] = std::move(verdicts);
 }
 
-void print_replay_result(const Counterexample& cx, bool overridden,
-                         const ReplayNarration& narration, std::ostream& out) {
+void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand,
+                         const ReplayNarration& narration, const std::vector<std::string>& met,
+                         std::ostream& out) {
+  for (const std::string& m : met) {
+    fmt::print(out, "on the way     {} (another property than the file's: a note)\n", m);
+  }
+  if (by_hand && cx.property.empty()) {
+    if (narration.any_break()) {
+      fmt::print(out,
+                 "result         every step ran; a property broke (see the verdicts); "
+                 "unverified (exit 1)\n");
+    } else {
+      fmt::print(out,
+                 "result         every step ran and every property held; unverified "
+                 "(exit 0)\n");
+    }
+    return;
+  }
   const ReplayNarration::Break* recorded = narration.first_break(cx.property);
-  if (!overridden) {
+  const std::string_view how = by_hand ? "; unverified" : "";
+  if (!overridden && !by_hand) {
     fmt::print(out,
                "result         the recorded violation of {} reproduced at step {}, the recorded "
                "step, with the recorded message (exit 1)\n",
                cx.property, cx.steps.size());
   } else if (recorded != nullptr) {
-    fmt::print(out, "result         under these mechanisms {} still breaks {}: {} (exit 1)\n",
-               cx.property, at_step(recorded->step), recorded->message);
+    fmt::print(out, "result         {} {} breaks {}: {}{} (exit 1)\n",
+               by_hand ? "as written," : "under these mechanisms", cx.property,
+               at_step(recorded->step), recorded->message, how);
   } else if (!narration.any_break()) {
-    fmt::print(out,
-               "result         every step ran and every property held: the race is closed "
-               "under these mechanisms (exit 0)\n");
+    fmt::print(out, "result         every step ran and every property held{}{} (exit 0)\n",
+               by_hand ? "" : ": the race is closed under these mechanisms", how);
   } else {
     fmt::print(out,
                "result         every step ran and {} held at every step, though another "
-               "property broke (see the verdicts) (exit 0)\n",
-               cx.property);
+               "property broke (see the verdicts){} (exit 0)\n",
+               cx.property, how);
   }
 }
 

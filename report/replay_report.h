@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "files/counterexample_yaml.h"
 #include "impl/scenario.h"
@@ -71,9 +72,12 @@ class ReplayNarration {
   Json steps_ = Json::array();
 };
 
-/// The result line of a replay that ran every step and did not diverge: the recorded violation
-/// reproduced (as recorded), or under overriding switches whether cx's property still breaks.
-void print_replay_result(const Counterexample& cx, bool overridden,
-                         const ReplayNarration& narration, std::ostream& out);
+/// The result line of a replay that ran every step and did not diverge, after a note for each
+/// property `met` on the way: the recorded violation reproduced (as recorded), or — under
+/// overriding switches, or for a schedule written by hand (`by_hand`: no digest, nothing
+/// verified) — whether cx's property (any property, when the file names none) breaks.
+void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand,
+                         const ReplayNarration& narration, const std::vector<std::string>& met,
+                         std::ostream& out);
 
 }  // namespace preemptcheck::report

@@ -90,7 +90,7 @@ Json search_document(bool stateful, std::uint64_t seed, std::string_view reprodu
   doc["seed"] = seed;
   doc["reproduce"] = reproduce;
   doc["profile"] = base.profile;
-  doc["mechanisms"] = describe(base.mechanisms);
+  doc["mechanisms"] = mechanisms_json(base.mechanisms);
   doc["properties"] = checked_names(checked);
   return doc;
 }

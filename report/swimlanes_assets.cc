@@ -30,7 +30,9 @@ h1 .property { font-family: var(--mono); color: var(--breaks); }
 h1.holds .property { color: var(--api-server); }
 .message { grid-column: 1 / -1; margin: 4px 0 8px; padding: 10px 14px; border-left: 4px solid var(--breaks);
   background: var(--breaks-wash); border-radius: 0 6px 6px 0; font-size: 15px; }
-h1.holds + .message { border-left-color: var(--api-server); background: #ecf7ef; }
+.diverged { grid-column: 1 / -1; margin: 4px 0; padding: 10px 14px; border: 2px solid var(--breaks);
+  border-radius: 6px; font-size: 15px; }
+h1.holds ~ .message { border-left-color: var(--api-server); background: #ecf7ef; }
 dl.meta { margin: 0; display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 14px;
   align-content: start; }
 dl.meta dt { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .05em;

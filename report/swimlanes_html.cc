@@ -73,6 +73,12 @@ void append_header(std::string& out, const Timeline& t) {
         "these {} step{}</h1>",
         html_escape(t.property), t.steps.size(), plural(t.steps.size()));
   }
+  if (!t.diverged.empty()) {
+    out += fmt::format(
+        "<p class=\"diverged\" id=\"diverged\"><strong>Diverged:</strong> this replay is not "
+        "what the file records: {}</p>",
+        html_escape(t.diverged));
+  }
   out += fmt::format("<p class=\"message\">{}</p>", html_escape(t.message));
   out += "<dl class=\"meta\">";
   out += fmt::format("<dt>Scenario</dt><dd>{}</dd>", html_escape(t.scenario));

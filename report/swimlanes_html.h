@@ -74,6 +74,8 @@ struct Timeline {
   std::string reproduce;                   ///< the command that replays it
   std::vector<std::string> initial_state;  ///< the state before step 1, one line each
   std::vector<TimelineStep> steps;
+  /// Why the replay is not what the file records (a replay that diverged); empty when it is.
+  std::string diverged;
 };
 
 /// The page: one HTML document with inline CSS and a little inline JS, no external

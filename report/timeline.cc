@@ -43,12 +43,13 @@ std::string labels_line(const std::map<std::string, std::string>& labels) {
 std::vector<std::string> cluster_lines(const Scenario& s) {
   std::vector<std::string> out;
   for (const NodeSpec& n : s.nodes) {
-    out.push_back(fmt::format("node {}: cpu {}, memory {}", n.name, n.cpu, n.memory));
+    out.push_back(fmt::format("node {}: cpu {}, memory {}", n.name, format_cpu(n.cpu),
+                              format_memory(n.memory)));
   }
   for (const PodSpec& p : s.pods) {
-    std::string line =
-        fmt::format("pod {}: priority {}, cpu {}, memory {}, {}", p.name, p.priority, p.cpu,
-                    p.memory, p.node.empty() ? std::string("pending") : "on " + p.node);
+    std::string line = fmt::format("pod {}: priority {}, cpu {}, memory {}, {}", p.name, p.priority,
+                                   format_cpu(p.cpu), format_memory(p.memory),
+                                   p.node.empty() ? std::string("pending") : "on " + p.node);
     if (p.arrives_later)
       line += ", arrives later";
     if (p.preempt_never)

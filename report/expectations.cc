@@ -1,0 +1,149 @@
+// Expectations: judged, printed, and written as JSON and JUnit XML (expectations.h).
+#include "report/expectations.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <ostream>
+
+namespace preemptcheck::report {
+namespace {
+
+// `text` with the five XML special characters escaped, for attributes and text alike.
+std::string xml_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view expected_word(const Expectation& e) {
+  return e.expect_violated ? "violated" : "holds";
+}
+
+// What a contradicted expectation says.
+std::string failure_text(const Expectation& e) {
+  if (e.expect_violated) {
+    return fmt::format("{} was expected to be violated, but it holds in every state", e.property);
+  }
+  return fmt::format("{} was expected to hold, but it is violated ({} step{}): {}", e.property,
+                     e.steps, e.steps == 1 ? "" : "s", e.message);
+}
+
+}  // namespace
+
+std::vector<Expectation> judge_expectations(const checker::Result<Action>& r,
+                                            const std::bitset<spec::kPropertyCount>& checked,
+                                            const std::vector<std::string>& expect_violated) {
+  std::vector<Expectation> out;
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (d.is_witness || !checked.test(static_cast<std::size_t>(d.id)))
+      continue;
+    Expectation e;
+    e.property = d.name;
+    e.expect_violated = std::find(expect_violated.begin(), expect_violated.end(), d.name) !=
+                        expect_violated.end();
+    e.verdict = "undecided";
+    for (std::size_t p = 0; p < r.properties.size() && p < r.property_results.size(); ++p) {
+      if (r.properties[p].name != d.name)
+        continue;
+      const auto& result = r.property_results[p];
+      if (result.status == checker::PropertyStatus::kViolated && result.violation) {
+        e.verdict = "violated";
+        e.message = result.violation->message;
+        e.steps = result.violation->path.size();
+      } else if (result.status == checker::PropertyStatus::kHolds) {
+        e.verdict = "holds";
+      }
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+int expectations_exit_code(const std::vector<Expectation>& expectations) {
+  bool undecided = false;
+  for (const Expectation& e : expectations) {
+    if (e.is_decided() && !e.is_met())
+      return 1;
+    undecided = undecided || !e.is_decided();
+  }
+  return undecided ? 3 : 0;
+}
+
+void print_expectations(const std::vector<Expectation>& expectations, std::ostream& out) {
+  fmt::print(out, "expected\n");
+  for (const Expectation& e : expectations) {
+    const std::string_view state = !e.is_decided() ? "undecided (a limit stopped the search)"
+                                   : e.is_met()    ? "met"
+                                                   : "NOT MET";
+    fmt::print(out, "  {:<22} {:<9} {}\n", e.property, expected_word(e), state);
+  }
+}
+
+Json expectations_json(const std::vector<Expectation>& expectations) {
+  Json out = Json::array();
+  for (const Expectation& e : expectations) {
+    out.push_back({{"property", e.property},
+                   {"expected", expected_word(e)},
+                   {"verdict", e.verdict},
+                   {"met", e.is_met()}});
+  }
+  return out;
+}
+
+std::string junit_xml(const std::vector<Expectation>& expectations, std::string_view suite,
+                      double seconds) {
+  std::size_t failures = 0;
+  std::size_t skipped = 0;
+  for (const Expectation& e : expectations) {
+    failures += e.is_decided() && !e.is_met() ? 1 : 0;
+    skipped += e.is_decided() ? 0 : 1;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(
+      "<testsuites name=\"preemptcheck\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+      expectations.size(), failures, skipped);
+  out += fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      xml_escaped(suite), expectations.size(), failures, skipped, seconds);
+  for (const Expectation& e : expectations) {
+    out += fmt::format("    <testcase classname=\"{}\" name=\"{} {}\"", xml_escaped(suite),
+                       xml_escaped(e.property), expected_word(e));
+    if (e.is_decided() && e.is_met()) {
+      out += "/>\n";
+      continue;
+    }
+    out += ">\n";
+    if (!e.is_decided()) {
+      out += "      <skipped message=\"a limit stopped the search before it was decided\"/>\n";
+    } else {
+      out += fmt::format("      <failure message=\"{}\"/>\n", xml_escaped(failure_text(e)));
+    }
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace preemptcheck::report
