@@ -16,8 +16,7 @@ namespace preemptcheck {
 /// a sequence of distinct names, each of a node or a pod declared `arrives: later`. Throws
 /// FileError through `y` at the offending item: not a name, unknown, named twice, not a later
 /// arrival, or the name of both a node and a pod.
-std::vector<std::string> read_arrival_order(const StrictYaml& y, const Field& f,
-                                            const Scenario& s);
+std::vector<std::string> read_arrival_order(const StrictYaml& y, const Field& f, const Scenario& s);
 
 /// The starting placement must be one the kubelet admitted: adds running pod p's requests to
 /// `used` (its node's running pods so far) and throws FileError at `node_field` when they

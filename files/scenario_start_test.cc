@@ -38,8 +38,7 @@ testing::AssertionResult fails_at(const std::string& text, int line, int column,
 }
 
 TEST(filesStartKeys, ArrivalOrderIsReadAndWrittenBack) {
-  const Scenario s =
-      load_scenario_text(kHead + "arrival-order: [p-mid, node-2, p-high]\n", kFile);
+  const Scenario s = load_scenario_text(kHead + "arrival-order: [p-mid, node-2, p-high]\n", kFile);
   EXPECT_EQ(s.arrival_order, (std::vector<std::string>{"p-mid", "node-2", "p-high"}));
   const std::string yaml = scenario_to_yaml(s);
   EXPECT_NE(yaml.find("\narrival-order: [p-mid, node-2, p-high]\n"), std::string::npos) << yaml;
@@ -77,14 +76,16 @@ TEST(filesStartKeys, ArrivalOrderErrorsArePositioned) {
                        "expected the name of a node or pod in 'arrival-order', got a mapping"));
   EXPECT_TRUE(fails_at(kHead + "arrival-order: p-mid\n", 8, 16, "sequence"));
   // A node and a pod of one name cannot be told apart in the list.
-  EXPECT_TRUE(fails_at("name: s\nnodes: [{name: x, cpu: 2, arrives: later}]\n"
-                       "pods: [{name: x, cpu: 1, arrives: later}]\narrival-order: [x]\n",
-                       4, 17, "'x' in 'arrival-order' names both a node and a pod"));
+  EXPECT_TRUE(
+      fails_at("name: s\nnodes: [{name: x, cpu: 2, arrives: later}]\n"
+               "pods: [{name: x, cpu: 1, arrives: later}]\narrival-order: [x]\n",
+               4, 17, "'x' in 'arrival-order' names both a node and a pod"));
 }
 
 TEST(filesStartKeys, OvercommittedStartNeedsTheKey) {
-  const std::string pods = "name: s\nnodes: [{name: a, cpu: 2}]\n"
-                           "pods:\n  - {name: v1, cpu: 2, node: a}\n  - {name: v2, cpu: 1, node: a}\n";
+  const std::string pods =
+      "name: s\nnodes: [{name: a, cpu: 2}]\n"
+      "pods:\n  - {name: v1, cpu: 2, node: a}\n  - {name: v2, cpu: 1, node: a}\n";
   EXPECT_TRUE(fails_at(pods, 5, 30,
                        "node 'a' is overfilled at the start: with pod 'v2' its pods request cpu "
                        "3, memory 0 against its capacity cpu 2, memory 2 (say "
