@@ -55,6 +55,10 @@ check scenarios/three-preemptors.yaml --stale-nomination=apply --property no-dou
 check scenarios/g2-single-victim.yaml --profile kubernetes --activate-on-finish=on
 # #134859: a pod nominated by kube-scheduler is bound by another component.
 check scenarios/external-binding.yaml --profile kubernetes --property no-lost-wakeup
+# #138268's flake (TestAsyncPreemption's G5): a lower-priority preemptor on the same node.
+check scenarios/g5-lower-same-node.yaml --profile kubernetes --property no-lost-wakeup
+# A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
+check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-double-victim
 
 # One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
 if command -v dot >/dev/null 2>&1; then

@@ -18,6 +18,7 @@
 #include "files/kubectl_objects.h"
 #include "files/scenario_yaml.h"
 #include "files/strict_yaml.h"
+#include "impl/cluster.h"
 
 namespace preemptcheck {
 namespace {
@@ -304,8 +305,25 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
     out.dropped.push_back(fmt::format("{}: {}", why, fmt::join(what, ", ")));
   }
 
-  // The result must be a scenario `check` accepts; a node overfilled by its running pods is
-  // the likeliest reason it is not.
+  // A node whose running pods request more than its allocatable (allocatable shrinks after
+  // admission) is a start `check` accepts only when the scenario says so.
+  for (const NodeSpec& n : s.nodes) {
+    Resources used;
+    for (const PodSpec& p : s.pods) {
+      if (p.node == n.name)
+        used += Resources{p.cpu, p.memory};
+    }
+    if (used.fits_in(Resources{n.cpu, n.memory}))
+      continue;
+    s.allow_overcommitted_start = true;
+    out.notes.push_back(fmt::format(
+        "node {} starts overcommitted: its running pods request cpu {}, memory {} against its "
+        "allocatable cpu {}, memory {}; the scenario says allow-overcommitted-start, and "
+        "no-overcommit judges only what the scheduler adds to it",
+        n.name, format_cpu(used.cpu), format_memory(used.memory), format_cpu(n.cpu),
+        format_memory(n.memory)));
+  }
+  // The result must be a scenario `check` accepts.
   try {
     s = load_scenario_text(scenario_to_yaml(s), "the imported scenario");
   } catch (const FileError& e) {

@@ -29,6 +29,9 @@ struct KubectlImport {
   /// "spec.tolerations (not modelled): prod/web-1, prod/web-2".
   std::vector<std::string> dropped;
   int pending = 0;  ///< pods without a node, which become the scenario's preemptors
+  /// What the import decided for the user, one line each, such as that a node's running pods
+  /// exceed its allocatable and so the scenario says `allow-overcommitted-start`.
+  std::vector<std::string> notes;
 };
 
 /// Reads every input (a `v1 List`, one object, or several YAML documents of either) and
@@ -37,8 +40,9 @@ struct KubectlImport {
 /// offending text for malformed input (YAML syntax, an object without `kind`, a field read
 /// here of the wrong type, a quantity outside the API's grammar or the bounds of
 /// files/limits.h); std::invalid_argument for a --nodes name the input lacks, more nodes or
-/// pods than a scenario holds, or a scenario that load_scenario_text() refuses (such as a
-/// node whose pods' requests exceed its allocatable).
+/// pods than a scenario holds, or a scenario that load_scenario_text() refuses. A node whose
+/// running pods request more than its allocatable (it shrank after they were admitted) sets
+/// `allow-overcommitted-start`, with a note naming the node.
 KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
                              const KubectlImportOptions& options);
 

@@ -343,5 +343,27 @@ TEST(cli_kubectl_import, NodeWithNoAllocatableCpuIsLeftOut) {
   EXPECT_TRUE(dropped_mentions(r, "pods on nodes with no allocatable cpu or memory", "default/p"));
 }
 
+// A node whose allocatable shrank below what its running pods request imports with
+// `allow-overcommitted-start`, and a note says so; a cluster that fits gets neither.
+TEST(cli_kubectl_import, OvercommittedNodeSetsTheKeyWithANote) {
+  auto pod = [](const std::string& name, const std::string& cpu) {
+    return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+           "}\nspec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: \"" + cpu +
+           "\"}}}]}\nstatus: {phase: Running}\n";
+  };
+  const KubectlImport fits = import_one(std::string(kNode) + pod("a", "2") + pod("b", "2"));
+  EXPECT_FALSE(fits.scenario.allow_overcommitted_start);
+  EXPECT_TRUE(fits.notes.empty());
+
+  const KubectlImport over = import_one(std::string(kNode) + pod("a", "3") + pod("b", "2"));
+  EXPECT_TRUE(over.scenario.allow_overcommitted_start);
+  ASSERT_EQ(over.notes.size(), 1u);
+  EXPECT_EQ(over.notes[0].rfind("node n1 starts overcommitted: its running pods request cpu 5", 0),
+            0u)
+      << over.notes[0];
+  EXPECT_NE(scenario_to_yaml(over.scenario).find("allow-overcommitted-start: true"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace preemptcheck

@@ -12,6 +12,7 @@
 #include "files/kube_names.h"
 #include "files/limits.h"
 #include "files/quantity.h"
+#include "files/scenario_start.h"
 #include "impl/cluster.h"
 
 namespace preemptcheck {
@@ -21,9 +22,10 @@ namespace {
 // Reading
 
 // Top-level and per-entity keys, in the order they are listed in messages and written.
-constexpr std::array<std::string_view, 10> kTopKeys = {
-    "name",   "description", "nodes",   "pods",       "pdbs",
-    "faults", "executor",    "profile", "mechanisms", "expect"};
+constexpr std::array<std::string_view, 12> kTopKeys = {
+    "name",       "description", "nodes",         "pods",
+    "pdbs",       "faults",      "executor",      "profile",
+    "mechanisms", "expect",      "arrival-order", "allow-overcommitted-start"};
 constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
 constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
 constexpr std::array<std::string_view, 8> kPodKeys = {
@@ -148,11 +150,16 @@ class Loader : StrictYaml {
     if (s.nodes.empty())
       fail(nodes, "expected at least one node in 'nodes'");
 
+    if (const Field* f = top.find("allow-overcommitted-start"))
+      s.allow_overcommitted_start = boolean(*f);
     std::map<std::string, YAML::Node> pod_names;
     std::map<std::string, Resources> used;  // by node: the running pods' requests so far
     for (const YAML::Node& p : elements(pods, "pod", kMaxPods)) {
-      s.pods.push_back(pod(p, pod_names, node_names, s.nodes, used));
+      s.pods.push_back(
+          pod(p, pod_names, node_names, s.nodes, s.allow_overcommitted_start ? nullptr : &used));
     }
+    if (const Field* f = top.find("arrival-order"))
+      s.arrival_order = read_arrival_order(*this, *f, s);
 
     if (const Field* pdbs = top.find("pdbs")) {
       std::map<std::string, YAML::Node> pdb_names;
@@ -255,7 +262,7 @@ class Loader : StrictYaml {
 
   PodSpec pod(const YAML::Node& map, std::map<std::string, YAML::Node>& seen,
               const std::map<std::string, YAML::Node>& node_names,
-              const std::vector<NodeSpec>& nodes, std::map<std::string, Resources>& used) const {
+              const std::vector<NodeSpec>& nodes, std::map<std::string, Resources>* used) const {
     static constexpr std::string_view kWhat = "a pod";
     const Fields fields = mapping(map, kWhat, kPodKeys);
     PodSpec p;
@@ -301,21 +308,8 @@ class Loader : StrictYaml {
     }
     if (const Field* f = fields.find("labels"))
       p.labels = labels(*f);
-    if (node_field) {
-      // The starting placement must be one the kubelet admitted: a node whose running pods
-      // request more than it has is bad input, not a scheduler's fault.
-      Resources& u = used[p.node];
-      u += Resources{p.cpu, p.memory};
-      for (const NodeSpec& n : nodes) {
-        if (n.name == p.node && !u.fits_in(Resources{n.cpu, n.memory})) {
-          fail(*node_field,
-               fmt::format("node '{}' is overfilled at the start: with pod '{}' its pods request "
-                           "cpu {}, memory {} against its capacity cpu {}, memory {}",
-                           n.name, p.name, format_cpu(u.cpu), format_memory(u.memory),
-                           format_cpu(n.cpu), format_memory(n.memory)));
-        }
-      }
-    }
+    if (node_field && used != nullptr)  // null with `allow-overcommitted-start`
+      check_admitted(*this, *node_field, p, nodes, (*used)[p.node]);
     return p;
   }
 
@@ -489,6 +483,7 @@ std::string scenario_to_yaml(const Scenario& s) {
     out += fmt::format("expect: {{bound: {}, not-bound: {}}}\n", names(s.expect_bound),
                        names(s.expect_not_bound));
   }
+  out += start_keys_yaml(s);
   return out;
 }
 

@@ -117,6 +117,14 @@ std::optional<std::string> scenario_difference(const Scenario& a, const Scenario
     return differs("expect.not-bound", fmt::format("{}", a.expect_not_bound),
                    fmt::format("{}", b.expect_not_bound));
   }
+  if (a.arrival_order != b.arrival_order) {
+    return differs("arrival-order", fmt::format("{}", a.arrival_order),
+                   fmt::format("{}", b.arrival_order));
+  }
+  if (a.allow_overcommitted_start != b.allow_overcommitted_start) {
+    return differs("allow-overcommitted-start", a.allow_overcommitted_start,
+                   b.allow_overcommitted_start);
+  }
   return std::nullopt;
 }
 

@@ -46,6 +46,29 @@ Cluster::Cluster(Scenario scenario) : scenario_(std::move(scenario)) {
     }
     pdb_members_.push_back(members);
   }
+  placed_.assign(scenario_.nodes.size(), 0);
+  for (size_t i = 0; i < scenario_.pods.size(); ++i) {
+    if (auto n = find_node(scenario_.pods[i].node))
+      placed_[*n] |= pod_bit(static_cast<PodId>(i));
+  }
+  // arrival-order: each entry waits for the one before it. The loader has checked that every
+  // name is a later arrival, named once; an unknown name here is skipped.
+  pod_after_.assign(scenario_.pods.size(), Arrival{});
+  node_after_.assign(scenario_.nodes.size(), Arrival{});
+  Arrival before;
+  for (const std::string& name : scenario_.arrival_order) {
+    Arrival here;
+    if (auto p = find_pod(name)) {
+      pod_after_[*p] = before;
+      here = {Arrival::Kind::kPod, *p};
+    } else if (auto n = find_node(name)) {
+      node_after_[*n] = before;
+      here = {Arrival::Kind::kNode, *n};
+    } else {
+      continue;
+    }
+    before = here;
+  }
   for (const std::string& n : scenario_.expect_bound) {
     if (auto p = find_pod(n))
       expect_bound_ |= pod_bit(*p);

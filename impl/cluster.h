@@ -65,6 +65,13 @@ struct Resources {
   bool fits_in(const Resources& c) const { return cpu <= c.cpu && memory <= c.memory; }
 };
 
+/// A later arrival that another one waits for (`arrival-order`): a pod, a node, or none.
+struct Arrival {
+  enum class Kind : std::uint8_t { kNone, kPod, kNode };
+  Kind kind = Kind::kNone;
+  std::uint8_t id = 0;  ///< a PodId or a NodeId
+};
+
 /// The immutable part of a check.
 class Cluster {
  public:
@@ -92,11 +99,21 @@ class Cluster {
   std::optional<PodId> find_pod(std::string_view name) const;
   std::optional<NodeId> find_node(std::string_view name) const;
 
+  /// What must have been created before pod p's `create` (node n's `create-node`) is enabled:
+  /// the arrival listed just before it in `arrival-order`, or Kind::kNone.
+  Arrival pod_arrives_after(PodId p) const { return pod_after_[p]; }
+  Arrival node_arrives_after(NodeId n) const { return node_after_[n]; }
+  /// The running pods the scenario places on node n (at the start, or with its create-node).
+  PodSet placed_pods(NodeId n) const { return placed_[n]; }
+
  private:
   Scenario scenario_;
   std::vector<Resources> requests_;
   std::vector<Resources> capacities_;
   std::vector<PodSet> pdb_members_;
+  std::vector<Arrival> pod_after_;
+  std::vector<Arrival> node_after_;
+  std::vector<PodSet> placed_;
   PodSet expect_bound_ = 0;
   PodSet expect_not_bound_ = 0;
 };

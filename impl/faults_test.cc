@@ -104,6 +104,51 @@ TEST(implFaults, ANewNodeMovesUngatedPodsButNotAGatedPreemptor) {
   EXPECT_FALSE(enabled(w, "create-node node-2"));
 }
 
+// arrival-order: [node-2, p-high]: p-high, though declared later, is created only once node-2
+// is, and node-2 with its running pod only after nothing; the order is read off the World's
+// creation bits, so it adds nothing to the fingerprinted state.
+TEST(implFaults, OrderedArrivalsWaitForTheOneBefore) {
+  Scenario s = scenario({node("node-1", 2), node("node-2", 2)},
+                        {pod("v1", kLow, 2, "node-1"), pod("v2", kLow, 2, "node-2"),
+                         later(pod("p-high", kHigh, 1)), later(pod("p-mid", kMid, 1))});
+  s.nodes[1].arrives_later = true;
+  Scenario unordered = s;
+  s.arrival_order = {"node-2", "p-high"};
+  World w = world_of(s);
+  const World free = world_of(unordered);
+  EXPECT_EQ(w.fingerprint(), free.fingerprint());
+  EXPECT_TRUE(enabled(free, "create p-high"));
+  EXPECT_FALSE(enabled(w, "create p-high"));
+  const std::optional<Action> create = parse_action("create p-high", w.cluster());
+  ASSERT_TRUE(create);
+  EXPECT_EQ(w.why_not_enabled(*create),
+            "p-high arrives after node-2 (arrival-order), which is not created yet");
+  EXPECT_TRUE(enabled(w, "create p-mid"));  // not in the list: any time
+  EXPECT_TRUE(enabled(w, "create-node node-2"));
+  run(w, "create-node node-2");
+  EXPECT_TRUE(enabled(w, "create p-high"));
+  run(w, "create p-high");
+  EXPECT_FALSE(w.is_enabled(*create));
+  EXPECT_EQ(w.why_not_enabled(*create), "p-high was created already, or does not arrive later");
+}
+
+// A node listed after a pod waits for that pod.
+TEST(implFaults, ANodeCanWaitForAPod) {
+  Scenario s = scenario({node("node-1", 2), node("node-2", 2)},
+                        {pod("v1", kLow, 2, "node-1"), later(pod("p", kHigh, 1))});
+  s.nodes[1].arrives_later = true;
+  s.arrival_order = {"p", "node-2"};
+  World w = world_of(s);
+  EXPECT_FALSE(enabled(w, "create-node node-2"));
+  const std::optional<Action> a = parse_action("create-node node-2", w.cluster());
+  ASSERT_TRUE(a);
+  EXPECT_EQ(w.why_not_enabled(*a),
+            "node-2 arrives after p (arrival-order), which is not created yet");
+  EXPECT_FALSE(w.is_quiescent());
+  run(w, "create p");
+  EXPECT_TRUE(enabled(w, "create-node node-2"));
+}
+
 TEST(implFaults, ActionsRoundTripThroughTheirKeywords) {
   Scenario s = g1(Faults{.restarts = 1, .deletions = 1});
   s.nodes.push_back(node("late", 1));

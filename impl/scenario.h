@@ -82,6 +82,13 @@ struct Scenario {
   /// these pods are bound, and these are not (pending, or deleted as victims).
   std::vector<std::string> expect_bound;
   std::vector<std::string> expect_not_bound;
+  /// `arrival-order`: names of nodes and pods declared `arrives: later`, each of which is
+  /// created only after the one before it; empty lets later arrivals come in any order.
+  std::vector<std::string> arrival_order;
+  /// `allow-overcommitted-start`: running pods may request more than their node holds (a
+  /// node whose allocatable shrank after admission); no-overcommit then judges only what the
+  /// scheduler adds to such a node.
+  bool allow_overcommitted_start = false;
 };
 
 /// Upper bounds that keep a World's indices in one byte.

@@ -15,6 +15,14 @@
 #include "impl/show.h"
 
 namespace preemptcheck {
+namespace {
+
+// The name of the pod or node an arrival is.
+std::string arrival_name(const Cluster& c, const Arrival& a) {
+  return a.kind == Arrival::Kind::kNode ? c.node_name(a.id) : c.pod_name(a.id);
+}
+
+}  // namespace
 
 World::World(const Cluster& cluster) : cluster_(&cluster) {
   const Cluster& c = *cluster_;
@@ -112,10 +120,13 @@ void World::enabled_actions(std::vector<Action>& out) const {
     if (api_[p].exists && api_[p].terminating)
       out.push_back({ActionKind::kTerminate, p, kNoPod});
   }
-  for (PodId p : pods_in(uncreated_))
-    out.push_back({ActionKind::kCreate, p, kNoPod});
+  // arrival-order: a later arrival waits for the one listed before it.
+  for (PodId p : pods_in(uncreated_)) {
+    if (has_arrived(cluster_->pod_arrives_after(p)))
+      out.push_back({ActionKind::kCreate, p, kNoPod});
+  }
   for (NodeId m = 0; m < cluster_->node_count(); ++m) {
-    if (!node_exists(m))
+    if (!node_exists(m) && has_arrived(cluster_->node_arrives_after(m)))
       out.push_back({ActionKind::kCreateNode, kNoPod, kNoPod, m});
   }
   if (deletions_left_ > 0) {
@@ -145,6 +156,18 @@ void World::enabled_actions(std::vector<Action>& out) const {
   // for minutes, #134249).
   if (pool_ != 0 && events_.empty())
     out.push_back({ActionKind::kFlush, kNoPod, kNoPod});
+}
+
+bool World::has_arrived(const Arrival& a) const {
+  switch (a.kind) {
+    case Arrival::Kind::kNone:
+      return true;
+    case Arrival::Kind::kPod:
+      return !has_pod(uncreated_, a.id);
+    case Arrival::Kind::kNode:
+      return node_exists(a.id);
+  }
+  return true;
 }
 
 bool World::can_bind_externally(PodId p, NodeId n) const {
@@ -222,6 +245,10 @@ std::string World::why_not_enabled(const Action& a) const {
         return "the unschedulable pool is empty";
       return "watch events are still pending (the flush waits for the informer)";
     case ActionKind::kCreate:
+      if (a.pod != kNoPod && has_pod(uncreated_, a.pod)) {
+        return fmt::format("{} arrives after {} (arrival-order), which is not created yet", p,
+                           arrival_name(c, c.pod_arrives_after(a.pod)));
+      }
       return fmt::format("{} was created already, or does not arrive later", p);
     case ActionKind::kDelete:
       if (deletions_left_ == 0)
@@ -237,6 +264,10 @@ std::string World::why_not_enabled(const Action& a) const {
                  ? std::string("no scheduling cycle is in flight")
                  : fmt::format("the cycle in flight is {}'s", c.pod_name(in_flight_));
     case ActionKind::kCreateNode:
+      if (a.node != kNoNode && !node_exists(a.node)) {
+        return fmt::format("{} arrives after {} (arrival-order), which is not created yet",
+                           c.node_name(a.node), arrival_name(c, c.node_arrives_after(a.node)));
+      }
       return fmt::format("{} was created already, or does not arrive later",
                          a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
     case ActionKind::kExternalBind:

@@ -163,6 +163,9 @@ class World {
   const EventQueue& events() const { return events_; }
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
+  /// Whether arrival a has been created (trivially so for Arrival::Kind::kNone). Read off the
+  /// creation bits above, so `arrival-order` adds nothing to the state.
+  bool has_arrived(const Arrival& a) const;
 
   // --- The scheduler's view ---------------------------------------------------------------
   const PodObj& lister(PodId p) const { return lister_[p]; }

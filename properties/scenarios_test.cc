@@ -15,7 +15,9 @@
 
 #include "checker/explorer.h"
 #include "files/scenario_yaml.h"
+#include "impl/cluster.h"
 #include "impl/mechanisms.h"
+#include "impl/world.h"
 #include "properties/world_model.h"
 #include "spec/property.h"
 
@@ -26,9 +28,8 @@ std::string scenario_path(const std::string& name) { return "scenarios/" + name 
 
 // Reads the words of a pin as `check` does — "--profile P" first, then each "--NAME=VALUE"
 // switch on top of it, and "--property NAME" to check only those — and explores.
-checker::Result<Action> check(const std::string& scenario, const std::vector<std::string>& args,
-                              std::uint64_t max_states = 2'000'000) {
-  Scenario s = load_scenario_file(scenario_path(scenario));
+checker::Result<Action> check_scenario(Scenario s, const std::vector<std::string>& args,
+                                       std::uint64_t max_states = 2'000'000) {
   std::bitset<spec::kPropertyCount> checked;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--profile") {
@@ -52,6 +53,11 @@ checker::Result<Action> check(const std::string& scenario, const std::vector<std
     checked.set();
   WorldModel model(std::make_shared<const Cluster>(s), checked);
   return checker::explore(model, checker::Limits{max_states, std::nullopt, std::nullopt});
+}
+
+checker::Result<Action> check(const std::string& scenario, const std::vector<std::string>& args,
+                              std::uint64_t max_states = 2'000'000) {
+  return check_scenario(load_scenario_file(scenario_path(scenario)), args, max_states);
 }
 
 std::set<std::string> reached(const checker::Result<Action>& r) {
@@ -102,6 +108,13 @@ const std::vector<Pin>& reference_pins() {
        18,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
+      // A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
+      {"equal-priority-workers",
+       1431,
+       4150,
+       22,
+       {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "binding-beside-binding",
+        "preemptor-retried", "gated-preemptor-woken"}},
       {"eviction-failure",
        287,
        674,
@@ -134,6 +147,19 @@ const std::vector<Pin>& reference_pins() {
        26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      // TestAsyncPreemption's G5 (the case of the flake #138268) and G7 in the test's order.
+      {"g5-lower-same-node",
+       20790,
+       68876,
+       30,
+       {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
+        "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
+      {"g7-higher-takes-place",
+       116157,
+       354745,
+       35,
+       {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
+        "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
       {"in-flight-deletion",
        132,
        309,
@@ -155,6 +181,17 @@ const std::vector<Pin>& reference_pins() {
        33,
        64,
        10,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      // Kubernetes' unit-test cases whose nodes start overcommitted (SPEC §2.3).
+      {"post-filter-overcommitted",
+       33,
+       64,
+       10,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"select-best-overcommitted",
+       1133,
+       2852,
+       18,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"second-node",
        5013,
@@ -331,6 +368,18 @@ const std::vector<Race>& races() {
        {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
        "no-lost-wakeup",
        14},
+      // Two workers of one priority: worker-2 counts worker-1's nomination beside batch-2,
+      // which is not yet terminating, and chooses it again (SPEC §8 F10).
+      {"equal-priority-workers",
+       {"--profile", "kubernetes", "--property", "no-double-victim"},
+       "no-double-victim",
+       2},
+      // TestAsyncPreemption's G7 in its order: p-mid, its nomination taken by p-high, waits for
+      // the flush (the #141694 mechanism, SPEC §8 F4).
+      {"g7-higher-takes-place",
+       {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
+       "no-lost-wakeup",
+       20},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -380,8 +429,8 @@ INSTANTIATE_TEST_SUITE_P(pinned, Switches, ::testing::ValuesIn(races()),
 // Kubernetes' TestAsyncPreemption cases assert one interleaving; here their outcomes hold over
 // every interleaving, under kube-scheduler's profile as under the reference.
 TEST(Scenarios, IntegrationOutcomesHoldOverEveryInterleaving) {
-  for (const std::string scenario :
-       {"g1-basic", "g2-single-victim", "g3-lower-no-takeover", "g4-higher-takeover"}) {
+  for (const std::string scenario : {"g1-basic", "g2-single-victim", "g3-lower-no-takeover",
+                                     "g4-higher-takeover", "g7-higher-takes-place"}) {
     for (const std::string p : {"reference", "kubernetes"}) {
       auto r = check(scenario, {"--profile", p, "--property", "expected-outcome"});
       EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << scenario << " " << p;
@@ -492,6 +541,63 @@ TEST(Scenarios, ChecksAreDeterministic) {
   EXPECT_EQ(a.violation->path, b.violation->path);
   EXPECT_EQ(a.stats.states, b.stats.states);
   EXPECT_EQ(a.stats.transitions, b.stats.transitions);
+}
+
+}  // namespace
+}  // namespace preemptcheck
+
+namespace preemptcheck {
+namespace {
+
+// Kubernetes' TestSelectBestCandidate and TestPostFilter cases whose nodes start overcommitted
+// load only with `allow-overcommitted-start`, and the evaluator then decides what
+// kube-scheduler's tests expect: the node and its victims.
+TEST(Scenarios, OvercommittedStartsGiveKubeSchedulersDecision) {
+  struct Case {
+    std::string scenario;
+    std::string node;
+    std::set<std::string> victims;
+  };
+  for (const Case& c : {Case{"select-best-overcommitted", "node1", {"p1.1", "p1.2", "p1.3"}},
+                        Case{"post-filter-overcommitted", "node2", {"p3"}}}) {
+    Scenario s = load_scenario_file(scenario_path(c.scenario));
+    ASSERT_TRUE(s.allow_overcommitted_start) << c.scenario;
+    Scenario refused = s;
+    refused.allow_overcommitted_start = false;
+    EXPECT_THROW(load_scenario_text(scenario_to_yaml(refused), c.scenario), FileError);
+    const Cluster cluster(s);
+    const World w(cluster);
+    const CycleDecision d = w.decide(cluster.find_pod("p").value());
+    ASSERT_EQ(d.kind, CycleDecision::Kind::kPreempt) << c.scenario;
+    EXPECT_EQ(cluster.node_name(d.node), c.node) << c.scenario;
+    std::set<std::string> victims;
+    for (PodId v : pods_in(d.victims))
+      victims.insert(cluster.pod_name(v));
+    EXPECT_EQ(victims, c.victims) << c.scenario;
+  }
+}
+
+// A node that starts over its capacity breaks no-overcommit only once a pod is added to it:
+// under `reference` nothing is (the filter counts every pod on the node), while without assume
+// two pods bind into the space a deleted pod left, beside the pod that was over from the start.
+TEST(Scenarios, OvercommittedStartIsJudgedOnWhatIsAdded) {
+  const Scenario s = load_scenario_text(
+      "name: overcommitted-start\n"
+      "nodes: [{name: node-a, cpu: 2}]\n"
+      "pods:\n"
+      "  - {name: v1, priority: 1000, cpu: 2, node: node-a}\n"
+      "  - {name: v2, priority: 1000, cpu: 1, node: node-a}\n"
+      "  - {name: p1, priority: 1, cpu: 1}\n"
+      "  - {name: p2, priority: 1, cpu: 1}\n"
+      "faults: {deletions: 1}\n"
+      "allow-overcommitted-start: true\n",
+      "overcommitted-start");
+  const auto holds = check_scenario(s, {"--property", "no-overcommit"});
+  EXPECT_EQ(holds.outcome, checker::Outcome::kHolds)
+      << (holds.violation ? holds.violation->message : holds.limit);
+  const auto broken = check_scenario(s, {"--assume=off", "--property", "no-overcommit"});
+  ASSERT_EQ(broken.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(broken.violation->message, "node-a holds v2, p1, p2 (cpu 3/2, memory 0/2)");
 }
 
 }  // namespace
