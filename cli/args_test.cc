@@ -64,6 +64,23 @@ TEST(cliArgs, ASecondDifferentProfileIsRefused) {
   EXPECT_TRUE(contains(r.err, "--profile given twice")) << r.err;
 }
 
+TEST(cliArgs, ASwitchGivenTwiceWithTwoValuesIsRefused) {
+  const Outcome r = run({"check", "--inflight=off", "--inflight=on"});
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "--inflight given twice ('off', then 'on')")) << r.err;
+  // The same value twice says nothing new, and is accepted.
+  EXPECT_EQ(run({"check", "--inflight=off", "--inflight=off", "--quiet"}).code, kExitViolated);
+}
+
+TEST(cliArgs, AnUnknownPropertyListsTheNames) {
+  const Outcome r = run({"check", "--property", "no-such"});
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_TRUE(contains(r.err,
+                       "unknown property 'no-such'; expected one of: no-double-victim, "
+                       "no-double-claim"))
+      << r.err;
+}
+
 TEST(cliArgs, EveryNumericOptionHasOneStrictRule) {
   for (const std::string bad : {"inf", "nan", "0x10", " 5", "5 ", "+3", "-3", "1e3", ""}) {
     for (const std::vector<std::string>& cmd :

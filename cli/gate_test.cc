@@ -78,18 +78,25 @@ TEST(cliGate, WritesAJUnitReportWithAFailurePerUnmetExpectation) {
   EXPECT_EQ(xml.rfind("<?xml", 0), 0U) << xml;
   EXPECT_NE(xml.find("tests=\"6\" failures=\"2\" skipped=\"0\""), std::string::npos) << xml;
   EXPECT_EQ(count_of(xml, "<failure "), 2U) << xml;
-  EXPECT_NE(xml.find("no-lost-wakeup was expected to hold, but it is violated"),
-            std::string::npos)
+  EXPECT_NE(xml.find("no-lost-wakeup was expected to hold, but it is violated"), std::string::npos)
       << xml;
   EXPECT_EQ(count_of(xml, "<testcase "), 6U) << xml;
 }
 
 TEST(cliGate, PutsTheExpectationsInTheJsonDocument) {
   std::string out;
-  std::vector<std::string> args = {"check",          kG1,        "--profile",
-                                   "kubernetes",     "--json",   "--quiet",
-                                   "--expect-violated", "no-lost-wakeup", "--property",
-                                   "no-lost-wakeup", "--property", "no-overcommit"};
+  std::vector<std::string> args = {"check",
+                                   kG1,
+                                   "--profile",
+                                   "kubernetes",
+                                   "--json",
+                                   "--quiet",
+                                   "--expect-violated",
+                                   "no-lost-wakeup",
+                                   "--property",
+                                   "no-lost-wakeup",
+                                   "--property",
+                                   "no-overcommit"};
   std::ostringstream o;
   std::ostringstream e;
   EXPECT_EQ(run_main(args, o, e), kExitHolds) << o.str() << e.str();

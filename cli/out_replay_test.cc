@@ -60,8 +60,8 @@ std::string property_of(const std::string& file_name) {
 // to a fraction of a second (a file written before the bound is still a shortest schedule).
 int check_out(const std::string& scenario, const std::string& profile, const std::string& dir,
               const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"check",   scenario, "--profile",    profile, "--out", dir,
-                                   "--quiet", "--json", "--max-states", "30000"};
+  std::vector<std::string> args = {"check", scenario,  "--profile", profile,        "--out",
+                                   dir,     "--quiet", "--json",    "--max-states", "30000"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::string out;
   return run(args, out);

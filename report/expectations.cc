@@ -61,8 +61,8 @@ std::vector<Expectation> judge_expectations(const checker::Result<Action>& r,
       continue;
     Expectation e;
     e.property = d.name;
-    e.expect_violated = std::find(expect_violated.begin(), expect_violated.end(), d.name) !=
-                        expect_violated.end();
+    e.expect_violated =
+        std::find(expect_violated.begin(), expect_violated.end(), d.name) != expect_violated.end();
     e.verdict = "undecided";
     for (std::size_t p = 0; p < r.properties.size() && p < r.property_results.size(); ++p) {
       if (r.properties[p].name != d.name)

@@ -23,7 +23,7 @@ struct Expectation {
   bool expect_violated = false;  ///< false: it must hold
   /// "violated", "holds", or "undecided" (a limit stopped the search before it was decided).
   std::string verdict;
-  std::string message;  ///< the violation's message, when violated
+  std::string message;    ///< the violation's message, when violated
   std::size_t steps = 0;  ///< its shortest schedule's length, when violated
 
   bool is_met() const { return verdict == (expect_violated ? "violated" : "holds"); }
