@@ -40,6 +40,8 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
   }
   for (const std::string& d : imported.dropped)
     fmt::print(err, "preemptcheck import: dropped {}\n", d);
+  for (const std::string& n : imported.notes)
+    fmt::print(err, "preemptcheck import: note: {}\n", n);
   const std::string summary = fmt::format(
       "imported {} node{}, {} pod{} ({} pending, the preemptors), {} PDB{}", s.nodes.size(),
       s.nodes.size() == 1 ? "" : "s", s.pods.size(), s.pods.size() == 1 ? "" : "s",
@@ -53,6 +55,7 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
     doc["pending"] = imported.pending;
     doc["pdbs"] = s.pdbs.size();
     doc["dropped"] = imported.dropped;
+    doc["notes"] = imported.notes;
     doc["scenario_yaml"] = yaml;
     doc["exit_code"] = kExitHolds;
     report::write_json(doc, out);

@@ -29,14 +29,18 @@ struct KubectlImport {
   /// "spec.tolerations (not modelled): prod/web-1, prod/web-2".
   std::vector<std::string> dropped;
   int pending = 0;  ///< pods without a node, which become the scenario's preemptors
+  /// What the user should know of the result, one sentence each: that it has no `expect:`
+  /// (expected-outcome holds vacuously), and that no pod is pending when none is.
+  std::vector<std::string> notes;
 };
 
-/// Reads every input (a `v1 List`, one object, or several YAML documents of either) and
-/// builds one scenario from all of them. Objects of kinds other than Node, Pod,
-/// PodDisruptionBudget and PriorityClass are left out (and listed). Throws FileError at the
-/// offending text for malformed input (YAML syntax, an object without `kind`, a field read
-/// here of the wrong type, a quantity outside the API's grammar or the bounds of
-/// files/limits.h); std::invalid_argument for a --nodes name the input lacks, more nodes or
+/// Reads every input (a `v1 List`, one object, or several YAML documents of either; each at
+/// most limits::kMaxKubectlFileBytes) and builds one scenario from all of them. Objects of
+/// kinds other than Node, Pod, PodDisruptionBudget and PriorityClass, and pending pods of
+/// another scheduler, are left out (and listed). Throws FileError at the offending text for
+/// malformed input (YAML syntax, an object without `kind`, a field read here of the wrong type,
+/// a quantity outside the API's grammar or the bounds of files/limits.h, a node, pod or pod UID
+/// read twice); std::invalid_argument for a --nodes name the input lacks, more nodes or
 /// pods than a scenario holds, or a scenario that load_scenario_text() refuses (such as a
 /// node whose pods' requests exceed its allocatable).
 KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,

@@ -13,6 +13,10 @@ namespace preemptcheck::limits {
 
 /// A file larger than this is refused before it is parsed.
 inline constexpr std::uint64_t kMaxFileBytes = 1024 * 1024;
+/// A kubectl file `import` reads, likewise: sized for a whole cluster's
+/// `kubectl get nodes,pods,pdb,priorityclasses -A -o yaml` (a few KiB a pod: thousands of
+/// pods), since `--nodes` can only select from what was read.
+inline constexpr std::uint64_t kMaxKubectlFileBytes = 32 * 1024 * 1024;
 /// Collections nested deeper than this (a mapping in a sequence in a mapping ...) are refused.
 /// The deepest a valid file needs is 5: counterexample → scenario → pods → pod → labels.
 inline constexpr int kMaxNesting = 16;

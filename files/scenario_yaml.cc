@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <utility>
@@ -28,7 +29,8 @@ constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
 constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
 constexpr std::array<std::string_view, 8> kPodKeys = {
     "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
-constexpr std::array<std::string_view, 3> kPdbKeys = {"name", "selector", "min-available"};
+constexpr std::array<std::string_view, 4> kPdbKeys = {"name", "selector", "min-available",
+                                                      "max-unavailable"};
 constexpr std::array<std::string_view, 5> kFaultKeys = {
     "eviction-failures", "binding-failures", "restarts", "deletions", "external-bindings"};
 constexpr std::array<std::string_view, 1> kExecutorKeys = {"workers"};
@@ -44,10 +46,31 @@ class Loader : StrictYaml {
     if (!root.IsMap()) {
       fail(root, fmt::format("expected a mapping at the top level, got {}", describe(root)));
     }
+    if (is_kubectl_output(root)) {
+      const Fields top = entries(root);
+      const Field& first = top.find("apiVersion") ? *top.find("apiVersion") : *top.find("kind");
+      fail(first.key_node,
+           fmt::format("unknown key '{}' in the scenario: this is a Kubernetes object (it has "
+                       "apiVersion and kind), not a scenario; `preemptcheck import {} -o "
+                       "SCENARIO.yaml` turns kubectl output into one",
+                       first.key, is_shell_word(file()) ? file() : "KUBECTL.yaml"));
+    }
     return scenario(root);
   }
 
  private:
+  // Whether `s` can be pasted into a shell command as it is.
+  static bool is_shell_word(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             std::string_view("-_./").find(c) != std::string_view::npos;
+    });
+  }
+
+  static bool is_kubectl_output(const YAML::Node& root) {
+    return root["apiVersion"].IsDefined() && root["kind"].IsDefined();
+  }
+
   // An object name: a DNS-1123 subdomain, as the API requires of pods, nodes and PDBs.
   std::string object_name(const Field& f, std::string_view what) const {
     std::string s = nonempty(f);
@@ -61,7 +84,7 @@ class Loader : StrictYaml {
   std::int64_t quantity(const Field& f, bool is_cpu, bool positive) const {
     const std::string expected =
         fmt::format("a {} quantity", positive ? "positive" : "non-negative");
-    const std::string& s = plain_scalar(f, expected);
+    const std::string& s = quantity_text(f, expected);
     const std::int64_t max = is_cpu ? limits::kMaxCpuMillicores : limits::kMaxMemoryBytes;
     const QuantityResult r = parse_quantity(s, is_cpu ? 3 : 0, max);
     if (r.value) {
@@ -78,8 +101,7 @@ class Loader : StrictYaml {
       case QuantityError::kNegative:
         fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, s));
       case QuantityError::kFraction:
-        fail(f, fmt::format("'{}' is {}, not a whole number of {}", f.key, s,
-                            is_cpu ? "millicores" : "bytes"));
+        fail(f, fmt::format("'{}' is {}", f.key, fraction_problem(s, is_cpu)));
       case QuantityError::kTooLarge:
         fail(f, fmt::format("quantity out of range for '{}': {} is above the bound {}", f.key, s,
                             is_cpu ? format_cpu(max) : format_memory(max)));
@@ -135,7 +157,7 @@ class Loader : StrictYaml {
     Scenario s;
     const Field* name_field = top.find("name");
     if (name_field)
-      s.name = nonempty(*name_field);
+      s.name = object_name(*name_field, "scenario");
     if (const Field* f = top.find("description"))
       s.description = text(*f);
     const Field& nodes = require(top, "nodes", kWhat);
@@ -202,9 +224,12 @@ class Loader : StrictYaml {
         const YAML::Node& seq = sequence(e);
         for (auto it = seq.begin(); it != seq.end(); ++it) {
           const YAML::Node item = *it;
-          if (!item.IsScalar() || !pod_names.contains(item.Scalar())) {
-            fail(item, fmt::format("expected the name of a declared pod in 'expect.{}', got {}",
-                                   e.key, describe(item)));
+          if (!is_string(item) || !pod_names.contains(item.Scalar())) {
+            fail(item,
+                 fmt::format("expected the name of a declared pod in 'expect.{}', got {}{}", e.key,
+                             describe(item),
+                             item.IsScalar() && !is_string(item) ? " tagged " + tag_name(item.Tag())
+                                                                 : std::string()));
           }
           out.push_back(item.Scalar());
         }
@@ -245,7 +270,7 @@ class Loader : StrictYaml {
                                   n.name, format_cpu(n.cpu)));
     }
     if (const Field* f = fields.find("arrives")) {
-      if (!f->value.IsScalar() || f->value.Scalar() != "later") {
+      if (!is_string(f->value) || f->value.Scalar() != "later") {
         fail(*f, fmt::format("expected 'later' for 'arrives', got {}", describe(f->value)));
       }
       n.arrives_later = true;
@@ -281,7 +306,7 @@ class Loader : StrictYaml {
       }
     }
     if (const Field* f = fields.find("arrives")) {
-      if (!f->value.IsScalar() || f->value.Scalar() != "later") {
+      if (!is_string(f->value) || f->value.Scalar() != "later") {
         fail(*f, fmt::format("expected 'later' for 'arrives', got {}", describe(f->value)));
       }
       if (node_field) {
@@ -326,27 +351,40 @@ class Loader : StrictYaml {
     PdbSpec p;
     const Field& name_field = require(fields, "name", kWhat);
     const Field& selector = require(fields, "selector", kWhat);
-    const Field& min_available = require(fields, "min-available", kWhat);
+    const Field* min_available = fields.find("min-available");
+    const Field* max_unavailable = fields.find("max-unavailable");
+    if (min_available != nullptr && max_unavailable != nullptr) {
+      fail(max_unavailable->key_node,
+           "a PDB sets 'min-available' or 'max-unavailable', not both (as a "
+           "PodDisruptionBudget sets minAvailable or maxUnavailable)");
+    }
+    if (min_available == nullptr && max_unavailable == nullptr) {
+      fail(map, "missing required key 'min-available' or 'max-unavailable' in a PDB");
+    }
     p.name = object_name(name_field, "PDB");
     unique(name_field, p.name, "PDB", seen);
     p.selector = labels(selector);
-    p.min_available = static_cast<int>(count(min_available, limits::kMaxMinAvailable));
+    // Read before the selector is checked, so that a bad count is reported at itself.
+    const std::int64_t budget =
+        count(min_available ? *min_available : *max_unavailable, limits::kMaxMinAvailable);
     // As in Kubernetes, an empty selector selects nothing (impl/cluster.cc).
-    bool selects = false;
+    std::int64_t selected = 0;
     for (const PodSpec& pod : pods) {
       bool matches = !p.selector.empty();
       for (const auto& [key, value] : p.selector) {
         const auto it = pod.labels.find(key);
         matches = matches && it != pod.labels.end() && it->second == value;
       }
-      selects = selects || matches;
+      selected += matches ? 1 : 0;
     }
-    if (!selects) {
+    if (selected == 0) {
       fail(selector,
            p.selector.empty()
                ? fmt::format("PDB '{}' has an empty selector, which selects no pod", p.name)
                : fmt::format("PDB '{}' selects no pod: no pod carries all of its labels", p.name));
     }
+    p.min_available = static_cast<int>(
+        min_available ? budget : min_available_for_max_unavailable(budget, selected));
     return p;
   }
 
@@ -407,6 +445,11 @@ void block_sequence(std::string& out, std::string_view key, const std::vector<st
 }
 
 }  // namespace
+
+std::int64_t min_available_for_max_unavailable(std::int64_t max_unavailable,
+                                               std::int64_t selected) {
+  return std::max<std::int64_t>(0, selected - max_unavailable);
+}
 
 Scenario load_scenario_text(std::string_view yaml_text, std::string_view file_name) {
   return Loader(file_name).load(yaml_text);
