@@ -77,7 +77,8 @@ TEST(cli_kubectl_rules, PendingPodsOfAnotherSchedulerAreLeftOutAndListed) {
 TEST(cli_kubectl_rules, APodReadTwiceIsRefusedAtItsPosition) {
   const std::string first = std::string(kNode) + pod("web-0", "", ", namespace: prod");
   // The same pod again, in an overlapping second file: refused at its name there.
-  FileError e = import_error({{"a.yaml", first}, {"b.yaml", pod("web-0", "", ", namespace: prod")}});
+  FileError e =
+      import_error({{"a.yaml", first}, {"b.yaml", pod("web-0", "", ", namespace: prod")}});
   EXPECT_EQ(e.file, "b.yaml");
   EXPECT_EQ(e.line, 4);
   EXPECT_EQ(e.column, 18);
@@ -85,10 +86,10 @@ TEST(cli_kubectl_rules, APodReadTwiceIsRefusedAtItsPosition) {
             std::string::npos)
       << e.what();
   // The same name in another namespace is another pod.
-  EXPECT_EQ(import_kubectl({{"a.yaml", first}, {"b.yaml", pod("web-0", "", ", namespace: test")}},
-                           {})
-                .scenario.pods.size(),
-            2u);
+  EXPECT_EQ(
+      import_kubectl({{"a.yaml", first}, {"b.yaml", pod("web-0", "", ", namespace: test")}}, {})
+          .scenario.pods.size(),
+      2u);
   // Another name with the same UID is the same pod, renamed between two dumps: refused at the
   // UID.
   e = import_error({{"a.yaml", std::string(kNode) + pod("a", "", ", uid: 1a2b")},
@@ -167,7 +168,8 @@ TEST(cli_kubectl_rules, AWholeClusterIsReadBeforeNodesSelects) {
 }
 
 TEST(cli_kubectl_rules, NotesSayThereIsNoExpectAndNoPendingPod) {
-  const std::string note_expect = "the scenario has no 'expect', so expected-outcome holds vacuously";
+  const std::string note_expect =
+      "the scenario has no 'expect', so expected-outcome holds vacuously";
   const std::string note_pending = "no pod is pending, so nothing preempts";
   KubectlImport r = import_kubectl({{"in.yaml", std::string(kNode) + pod("p", "")}}, {});
   EXPECT_EQ(r.notes.size(), 1u);
