@@ -286,6 +286,15 @@ TEST(filesInputRules, KubectlOutputPointsToImport) {
                        "-o SCENARIO.yaml` turns kubectl output into one"));
   EXPECT_TRUE(fails_at("kind: Pod\napiVersion: v1\nmetadata: {name: p}\n", 2, 1,
                        "unknown key 'apiVersion' in the scenario: this is a Kubernetes object"));
+  // In several documents, the second is where a scenario reader stops.
+  EXPECT_TRUE(
+      fails_at("apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\n"
+               "kind: Pod\nmetadata: {name: p}\n",
+               4, 1,
+               "expected a single YAML document: this is a Kubernetes object (it has "
+               "apiVersion and kind), not a scenario; `preemptcheck import rules.yaml"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: []\n---\nname: t\n", 4, 1, "expected a single YAML document"));
   // One of the two alone is an unknown key like any other.
   EXPECT_TRUE(fails_at(kHead + "pods: []\nkind: x\n", 4, 1,
                        "unknown key 'kind' in the scenario; expected one of"));

@@ -40,7 +40,18 @@ class Loader : StrictYaml {
   explicit Loader(std::string_view file) : StrictYaml(file) {}
 
   Scenario load(std::string_view text) const {
-    const YAML::Node root = parse(std::string(text));
+    YAML::Node root;
+    try {
+      root = parse(std::string(text));
+    } catch (const FileError& e) {
+      // kubectl output in several documents stops at the second: say what the file is. The
+      // first document was read whole before that error.
+      if (e.message == "expected a single YAML document" &&
+          is_kubectl_output(YAML::Load(std::string(text)))) {
+        throw FileError(e.file, e.line, e.column, fmt::format("{}: {}", e.message, import_hint()));
+      }
+      throw;
+    }
     if (root.IsNull())
       fail_at(1, 1, "expected a mapping at the top level");
     if (!root.IsMap()) {
@@ -50,15 +61,19 @@ class Loader : StrictYaml {
       const Fields top = entries(root);
       const Field& first = top.find("apiVersion") ? *top.find("apiVersion") : *top.find("kind");
       fail(first.key_node,
-           fmt::format("unknown key '{}' in the scenario: this is a Kubernetes object (it has "
-                       "apiVersion and kind), not a scenario; `preemptcheck import {} -o "
-                       "SCENARIO.yaml` turns kubectl output into one",
-                       first.key, is_shell_word(file()) ? file() : "KUBECTL.yaml"));
+           fmt::format("unknown key '{}' in the scenario: {}", first.key, import_hint()));
     }
     return scenario(root);
   }
 
  private:
+  std::string import_hint() const {
+    return fmt::format(
+        "this is a Kubernetes object (it has apiVersion and kind), not a scenario; "
+        "`preemptcheck import {} -o SCENARIO.yaml` turns kubectl output into one",
+        is_shell_word(file()) ? file() : "KUBECTL.yaml");
+  }
+
   // Whether `s` can be pasted into a shell command as it is.
   static bool is_shell_word(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -68,7 +83,7 @@ class Loader : StrictYaml {
   }
 
   static bool is_kubectl_output(const YAML::Node& root) {
-    return root["apiVersion"].IsDefined() && root["kind"].IsDefined();
+    return root.IsMap() && root["apiVersion"].IsDefined() && root["kind"].IsDefined();
   }
 
   // An object name: a DNS-1123 subdomain, as the API requires of pods, nodes and PDBs.
