@@ -55,6 +55,7 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
     doc["pending"] = imported.pending;
     doc["pdbs"] = s.pdbs.size();
     doc["dropped"] = imported.dropped;
+    doc["notes"] = imported.notes;
     doc["scenario_yaml"] = yaml;
     doc["exit_code"] = kExitHolds;
     report::write_json(doc, out);

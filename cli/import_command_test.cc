@@ -4,6 +4,7 @@
 // counterexample's neighbourhood with a legend.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -78,6 +79,50 @@ TEST(cliImport, MalformedFixturesExit2WithFileLineColumn) {
   EXPECT_EQ(unknown.rc, kExitBadInput);
   EXPECT_NE(unknown.err.find("node-z"), std::string::npos) << unknown.err;
   EXPECT_EQ(run({"import"}).rc, kExitBadInput);
+}
+
+// The importer writes no expect: and says so, and says when no pod is pending, on standard
+// error and in --json; `check` given the kubectl file itself points to `import`.
+TEST(cliImport, NotesAndTheHintFromCheck) {
+  const std::string fixture = source_path("files/testdata/kubectl-cluster.yaml");
+  const Ran imported = run({"import", fixture});
+  ASSERT_EQ(imported.rc, kExitHolds) << imported.err;
+  EXPECT_NE(imported.err.find("preemptcheck import: note: the scenario has no 'expect', so "
+                              "expected-outcome holds vacuously"),
+            std::string::npos)
+      << imported.err;
+  EXPECT_EQ(imported.err.find("no pod is pending"), std::string::npos) << imported.err;
+  const Ran json = run({"import", fixture, "--json"});
+  ASSERT_EQ(json.rc, kExitHolds) << json.err;
+  EXPECT_NE(json.out.find("\"notes\":[\"the scenario has no 'expect'"), std::string::npos)
+      << json.out;
+
+  // A cluster with no pending pod.
+  ScratchDir dir;
+  const std::string running = dir.file("running.yaml");
+  {
+    std::ofstream out(running);
+    out << "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+           "status: {allocatable: {cpu: \"4\", memory: 4Gi}}\n---\n"
+           "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+           "spec: {nodeName: n1, containers: [{name: c}]}\n";
+  }
+  const Ran idle = run({"import", running});
+  ASSERT_EQ(idle.rc, kExitHolds) << idle.err;
+  EXPECT_NE(idle.err.find("preemptcheck import: note: no pod is pending, so nothing preempts"),
+            std::string::npos)
+      << idle.err;
+
+  const Ran checked = run({"check", fixture});
+  EXPECT_EQ(checked.rc, kExitBadInput);
+  EXPECT_TRUE(checked.out.empty()) << checked.out;
+  EXPECT_NE(checked.err.find(fixture + ":1:1: unknown key 'apiVersion' in the scenario: this is "
+                                       "a Kubernetes object"),
+            std::string::npos)
+      << checked.err;
+  EXPECT_NE(checked.err.find("`preemptcheck import " + fixture + " -o SCENARIO.yaml`"),
+            std::string::npos)
+      << checked.err;
 }
 
 TEST(cliGraph, AroundDrawsTheNeighbourhoodWithALegend) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cli/args.h"
+#include "files/limits.h"
 #include "impl/mechanisms.h"
 
 namespace preemptcheck::cli {
@@ -258,8 +259,10 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
 // The profiles and mechanisms lines, from the tables in impl/, so that they cannot go stale.
 void import_options(CLI::App& app, ImportOptions& o) {
   app.add_option("FILE", o.files,
-                 "kubectl output: `kubectl get nodes,pods,pdb,priorityclasses -A -o yaml` (a List, "
-                 "or several YAML documents); several files are read as one cluster")
+                 fmt::format("kubectl output: `kubectl get nodes,pods,pdb,priorityclasses -A -o "
+                             "yaml` (a List, or several YAML documents; at most {} MiB a file); "
+                             "several files are read as one cluster, each object once",
+                             limits::kMaxKubectlFileBytes >> 20))
       ->type_name("KUBECTL.yaml");
   app.add_option("--nodes", o.nodes, "Keep only these nodes (comma-separated) and their pods")
       ->type_name("A,B")

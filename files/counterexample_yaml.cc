@@ -100,7 +100,7 @@ class Reader : StrictYaml {
  private:
   // A plain decimal integer in [0, max], unsigned so that a 64-bit seed fits.
   std::uint64_t unsigned_integer(const Field& f, std::uint64_t max) const {
-    const std::string& s = plain_scalar(f, "a non-negative integer");
+    const std::string& s = plain_scalar(f, "a non-negative integer", "int");
     std::uint64_t value = 0;
     const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
     if (s.empty() || ptr != s.data() + s.size() ||
@@ -209,7 +209,7 @@ class Reader : StrictYaml {
         fail(m.key_node, fmt::format("unknown mechanism '{}'; expected one of: {}", m.key,
                                      join_words(mechanism_names())));
       }
-      if (!m.value.IsScalar()) {
+      if (!is_string(m.value)) {
         fail(m, fmt::format("expected a value for mechanism '{}': one of {}", m.key,
                             join_words(mechanism_values(m.key))));
       }
@@ -261,7 +261,7 @@ class Reader : StrictYaml {
       }
       for (auto it = e->value.begin(); it != e->value.end(); ++it) {
         const YAML::Node p = *it;
-        if (!p.IsScalar())
+        if (!is_string(p))
           fail(p, fmt::format("expected a property name, got {}", describe(p)));
         out.properties.push_back(safety_property(p, p.Scalar()));
       }
@@ -323,6 +323,9 @@ class Reader : StrictYaml {
       CounterexampleStep step;
       YAML::Node action_node;
       if (node.IsScalar()) {
+        if (!is_string(node))
+          fail(node, fmt::format("expected step {} as an action, got {} tagged {}", index,
+                                 describe(node), tag_name(node.Tag())));
         action_node = node;
       } else if (node.IsMap()) {
         const std::string what = fmt::format("step {}", index);

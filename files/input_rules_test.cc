@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "files/limits.h"
 #include "files/scenario_yaml.h"
@@ -124,13 +125,179 @@ TEST(filesInputRules, NumbersHaveBounds) {
   EXPECT_EQ(s.pods[0].memory, limits::kMaxMemoryBytes);
 }
 
-TEST(filesInputRules, TaggedOrQuotedNumbersAreStrings) {
-  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: !!str 4}]\n", 3, 23,
-                       "got a value tagged tag:yaml.org,2002:str"));
+// A quantity is a string in the Kubernetes API: quoted as `kubectl get -o yaml` prints it,
+// tagged !!str, plain, or a number tagged as one, it is the same quantity.
+TEST(filesInputRules, QuantitiesAsKubernetesWritesThem) {
+  const Scenario s = load_scenario_text(
+      "name: s\nnodes: [{name: a, cpu: \"2\", memory: \"2Gi\"}, {name: b, cpu: !!str 4, "
+      "memory: !!str 1Gi}]\n"
+      "pods: [{name: p, cpu: '500m', memory: !!int 1024}, {name: q, cpu: !!float 1.5},"
+      " {name: r, cpu: \"1000000n\", memory: 1000000u}, {name: t, cpu: !!int 2}]\n",
+      kFile);
+  EXPECT_EQ(s.nodes[0].cpu, 2000);
+  EXPECT_EQ(s.nodes[0].memory, 2LL << 30);
+  EXPECT_EQ(s.nodes[1].cpu, 4000);
+  EXPECT_EQ(s.nodes[1].memory, 1LL << 30);
+  EXPECT_EQ(s.pods[0].cpu, 500);
+  EXPECT_EQ(s.pods[0].memory, 1024);
+  EXPECT_EQ(s.pods[1].cpu, 1500);
+  EXPECT_EQ(s.pods[2].cpu, 1);
+  EXPECT_EQ(s.pods[2].memory, 1);
+  EXPECT_EQ(s.pods[3].cpu, 2000);
+  // The quoted text follows the grammar as the plain one does.
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: \"2 \"}]\n", 3, 23,
+                       "expected a non-negative quantity for 'cpu' (a Kubernetes quantity"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: \"1500n\"}]\n", 3, 23,
+                       "'cpu' is 1500n, not a whole number of millicores (the suffix 'n' counts "
+                       "10^-9 cores)"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, memory: 5u}]\n", 3, 26,
+                       "'memory' is 5u, not a whole number of bytes (the suffix 'u'"));
+  // A tag is a type: !!int must hold an integer, and other types are no quantity.
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: !!int 500m}]\n", 3, 23,
+                       "expected a non-negative quantity for 'cpu', got '500m' tagged !!int"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: !!bool 1}]\n", 3, 23,
+                       "expected a non-negative quantity for 'cpu', got '1' tagged !!bool"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, cpu: !!null}]\n", 3, 23, "tagged !!null"));
+}
+
+// Integer fields stay integers: a quoted or !!str value is a string and refused at the value,
+// saying what was expected; !!int is an integer.
+TEST(filesInputRules, IntegerFieldsTakeIntegersOnly) {
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: \"5\"}]\n", 3, 28,
+                       "expected an integer for 'priority', got the quoted string '5'"));
   EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: !!str 4}]\n", 3, 28,
-                       "expected an integer for 'priority', got a value tagged"));
+                       "expected an integer for 'priority', got '4' tagged !!str"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: !!float 4}]\n", 3, 28,
+                       "expected an integer for 'priority', got '4' tagged !!float"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\nexecutor: {workers: '2'}\n", 4, 21,
+                       "expected a non-negative integer for 'workers', got the quoted string"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\nfaults: {restarts: \"1\"}\n", 4, 20,
+                       "expected a non-negative integer for 'restarts', got the quoted string"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {a: b}}]\n"
+                               "pdbs: [{name: d, selector: {a: b}, min-available: \"1\"}]\n",
+                       4, 51,
+                       "expected a non-negative integer for 'min-available', got the quoted"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, priority: !!int 5x}]\n", 3, 28,
+                       "expected an integer for 'priority', got '5x'"));
+  const Scenario s =
+      load_scenario_text(kHead +
+                             "pods: [{name: p, priority: !!int 5}]\nexecutor: {workers: !!int 1}\n"
+                             "faults: {restarts: !!int 2}\n",
+                         kFile);
+  EXPECT_EQ(s.pods[0].priority, 5);
+  EXPECT_EQ(s.workers, 1);
+  EXPECT_EQ(s.faults.restarts, 2);
+}
+
+// Tags are honoured or refused, never ignored: a string field takes a string (plain, quoted,
+// !!str), not a value tagged as another type; unknown tags and tags that do not fit their node
+// are refused where they stand.
+TEST(filesInputRules, TagsAreHonouredOrRefused) {
+  EXPECT_TRUE(fails_at(kHead + "pods: []\nprofile: !!bool kubernetes\n", 4, 10,
+                       "expected a string for 'profile', got 'kubernetes' tagged !!bool"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: !!int 5\n", 4, 14,
+                       "expected a string for 'description', got '5' tagged !!int"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: !!null p}]\n", 3, 15,
+                       "expected a string for 'name', got 'p' tagged !!null"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, arrives: !!bool later}]\n", 3, 27,
+                       "expected 'later' for 'arrives'"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p, labels: {!!int 5: x}}]\n", 3, 27,
+                       "expected a string key, got '5' tagged !!int"));
+  EXPECT_TRUE(fails_at(kHead + "pods: [{name: p}]\nexpect: {bound: [!!int p]}\n", 4, 18,
+                       "expected the name of a declared pod in 'expect.bound', got 'p' tagged "
+                       "!!int"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\nmechanisms: {inflight: !!bool off}\n", 4, 24,
+                       "expected a string for 'inflight', got 'off' tagged !!bool"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: !foo x\n", 4, 14,
+                       "unsupported tag !foo; the tags read are !!str, !!int"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: !!binary aGk=\n", 4, 14,
+                       "unsupported tag !!binary"));
+  EXPECT_TRUE(fails_at(kHead + "pods: !!map []\n", 3, 7, "tag !!map does not fit a sequence"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: !!seq x\n", 4, 14,
+                       "tag !!seq does not fit a scalar"));
+  const Scenario s = load_scenario_text(
+      "name: !!str s\ndescription: !!str d\nnodes: !!seq [!!map {name: a, cpu: 4}]\n"
+      "pods: [{name: p, labels: {!!str app: !!str web}, preemption-policy: !!str Never}]\n"
+      "profile: !!str kubernetes\nmechanisms: {inflight: !!str \"off\"}\n"
+      "expect: {bound: [!!str p]}\n",
+      kFile);
+  EXPECT_EQ(s.name, "s");
+  EXPECT_EQ(s.description, "d");
+  EXPECT_EQ(s.profile, "kubernetes");
+  EXPECT_EQ(s.pods[0].labels.at("app"), "web");
+  EXPECT_TRUE(s.pods[0].preempt_never);
+  EXPECT_EQ(s.expect_bound, std::vector<std::string>{"p"});
+}
+
+// The scenario's own name is an object name, as docs/scenario.md says: blank, spaced or
+// upper-case names are refused at the name.
+TEST(filesInputRules, TheScenarioNameIsADns1123Name) {
+  EXPECT_TRUE(fails_at("name: \" \"\nnodes: [{name: a, cpu: 4}]\npods: []\n", 1, 7,
+                       "invalid scenario name ' ': not a DNS-1123 subdomain"));
+  EXPECT_TRUE(fails_at("name: \"\\t\"\nnodes: [{name: a, cpu: 4}]\npods: []\n", 1, 7,
+                       "invalid scenario name"));
+  EXPECT_TRUE(fails_at("name: My Scenario\nnodes: [{name: a, cpu: 4}]\npods: []\n", 1, 7,
+                       "invalid scenario name 'My Scenario'"));
+  EXPECT_TRUE(fails_at("name: \"\"\nnodes: [{name: a, cpu: 4}]\npods: []\n", 1, 7,
+                       "expected a non-empty string for 'name'"));
+  EXPECT_EQ(
+      load_scenario_text("name: web.g1-basic\nnodes: [{name: a, cpu: 4}]\npods: []\n", kFile).name,
+      "web.g1-basic");
+}
+
+// A PDB may say max-unavailable, which stands for min-available = the pods its selector
+// selects minus it, at least 0 — the importer's conversion of maxUnavailable.
+TEST(filesInputRules, PdbMaxUnavailable) {
+  const std::string pods =
+      "pods: [{name: w1, labels: {app: w}}, {name: w2, labels: {app: w}},"
+      " {name: w3, labels: {app: w}}, {name: x, labels: {app: x}}]\n";
+  const Scenario s =
+      load_scenario_text(kHead + pods +
+                             "pdbs: [{name: one, selector: {app: w}, max-unavailable: 1},"
+                             " {name: all, selector: {app: w}, max-unavailable: 5},"
+                             " {name: min, selector: {app: x}, min-available: 1}]\n",
+                         kFile);
+  EXPECT_EQ(s.pdbs[0].min_available, 2);
+  EXPECT_EQ(s.pdbs[0].min_available, min_available_for_max_unavailable(1, 3));
+  EXPECT_EQ(s.pdbs[1].min_available, 0);
+  EXPECT_EQ(s.pdbs[2].min_available, 1);
+  // Written back as min-available, it loads to the same scenario.
+  EXPECT_EQ(load_scenario_text(scenario_to_yaml(s), kFile).pdbs[0].min_available, 2);
+  EXPECT_TRUE(fails_at(kHead + pods +
+                           "pdbs: [{name: d, selector: {app: w}, min-available: 1, "
+                           "max-unavailable: 1}]\n",
+                       4, 56, "a PDB sets 'min-available' or 'max-unavailable', not both"));
+  EXPECT_TRUE(fails_at(kHead + pods + "pdbs: [{name: d, selector: {app: w}}]\n", 4, 8,
+                       "missing required key 'min-available' or 'max-unavailable' in a PDB"));
   EXPECT_TRUE(
-      fails_at(kHead + "pods: [{name: p, cpu: \"4\"}]\n", 3, 23, "got the quoted string '4'"));
+      fails_at(kHead + pods + "pdbs: [{name: d, selector: {app: w}, max-unavailable: 33}]\n", 4, 55,
+               "integer out of range for 'max-unavailable': 33 is above the bound 32"));
+  EXPECT_TRUE(
+      fails_at(kHead + pods + "pdbs: [{name: d, selector: {app: w}, max-unavailable: 50%}]\n", 4,
+               55, "expected a non-negative integer for 'max-unavailable', got '50%'"));
+}
+
+// kubectl output given to `check` is not a scenario: the error says which command reads it.
+TEST(filesInputRules, KubectlOutputPointsToImport) {
+  EXPECT_TRUE(fails_at("apiVersion: v1\nitems: []\nkind: List\nmetadata: {resourceVersion: \"\"}\n",
+                       1, 1,
+                       "unknown key 'apiVersion' in the scenario: this is a Kubernetes object (it "
+                       "has apiVersion and kind), not a scenario; `preemptcheck import rules.yaml "
+                       "-o SCENARIO.yaml` turns kubectl output into one"));
+  EXPECT_TRUE(fails_at("kind: Pod\napiVersion: v1\nmetadata: {name: p}\n", 2, 1,
+                       "unknown key 'apiVersion' in the scenario: this is a Kubernetes object"));
+  // In several documents, the second is where a scenario reader stops.
+  EXPECT_TRUE(
+      fails_at("apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\n"
+               "kind: Pod\nmetadata: {name: p}\n",
+               4, 1,
+               "expected a single YAML document: this is a Kubernetes object (it has "
+               "apiVersion and kind), not a scenario; `preemptcheck import rules.yaml"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: []\n---\nname: t\n", 4, 1, "expected a single YAML document"));
+  // One of the two alone is an unknown key like any other.
+  EXPECT_TRUE(fails_at(kHead + "pods: []\nkind: x\n", 4, 1,
+                       "unknown key 'kind' in the scenario; expected one of"));
 }
 
 TEST(filesInputRules, NamesFollowKubernetes) {
@@ -165,6 +332,23 @@ TEST(filesInputRules, RawBytesAreCheckedBeforeParsing) {
   EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: caf\xc3\n", 4, 17, "invalid UTF-8"));
   EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: \xc0\xaf\n", 4, 14, "invalid UTF-8"));
   EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: \xed\xa0\x80\n", 4, 14, "invalid UTF-8"));
+  // C1 controls (U+0080-U+009F) are refused as C0 ones are, raw or as escapes; U+009B alone
+  // starts a terminal escape sequence.
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: a\xc2\x9b" + "31m\n", 4, 15,
+                       "control character U+009B is not allowed"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\n# \xc2\x80\n", 4, 3, "control character U+0080"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\ndescription: \"a\\x9b\"\n", 4, 14,
+                       "control character U+009B is not allowed, written as an escape or not"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: []\ndescription: \"\\u0085\"\n", 4, 14, "control character U+0085"));
+  EXPECT_TRUE(
+      fails_at(kHead + "pods: []\ndescription: \"\\e[31m\"\n", 4, 14, "control character U+001B"));
+  EXPECT_TRUE(fails_at(kHead + "pods: []\n\"\\x07\": x\n", 4, 1, "control character U+0007"));
+  // The characters around the C1 block pass: U+007E, U+00A0, U+00E9.
+  EXPECT_EQ(
+      load_scenario_text(kHead + "pods: []\ndescription: \"~\\xa0\xc2\xa0\xc3\xa9\\t\"\n", kFile)
+          .description,
+      "~\xc2\xa0\xc2\xa0\xc3\xa9\t");
   // Valid UTF-8, tabs and CRLF line ends pass.
   const Scenario s =
       load_scenario_text(kHead + "pods: []\r\ndescription: caf\xc3\xa9 \xe2\x9c\x93\t\r\n", kFile);

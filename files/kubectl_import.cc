@@ -16,6 +16,7 @@
 
 #include "files/kube_names.h"
 #include "files/kubectl_objects.h"
+#include "files/limits.h"
 #include "files/scenario_yaml.h"
 #include "files/strict_yaml.h"
 #include "impl/cluster.h"
@@ -32,6 +33,15 @@ using kubectl::RawPod;
 /// The label the importer gives pods when a PDB must tell namespaces apart (a PDB selects only
 /// pods of its own namespace; a scenario has no namespaces).
 constexpr std::string_view kNamespaceLabel = "preemptcheck/namespace";
+
+/// kube-scheduler's scheduler name. It queues only the pending pods whose spec.schedulerName is
+/// one of its profiles' (`responsibleForPod`), and caches every pod bound to a node whatever its
+/// scheduler (`assignedPod`): pkg/scheduler/eventhandlers.go at commit
+/// 533140f065d7cfe8db68998dff46352551c5505d, `addAllEventHandlers` (lines not counted here).
+/// So a running pod of another scheduler is kept (it fills its node and may be a victim), a
+/// pending one is left out. The API defaults an absent schedulerName to this name (not citable
+/// here: its defaulting code was not read).
+constexpr std::string_view kDefaultScheduler = "default-scheduler";
 
 // `name`, or with -2, -3 … appended, that is a valid object name not yet in `taken`. `name` is
 // made of valid names (the reader refuses others), so it can be invalid only by its length;
@@ -98,12 +108,9 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
   // Nodes, sorted by name so that the order of the inputs does not matter.
   std::sort(c.nodes.begin(), c.nodes.end(),
             [](const RawNode& a, const RawNode& b) { return a.name < b.name; });
-  std::set<std::string> node_names;
-  for (const RawNode& n : c.nodes) {
-    if (!node_names.insert(n.name).second) {
-      throw std::invalid_argument(fmt::format("node '{}' appears twice in the input", n.name));
-    }
-  }
+  std::set<std::string> node_names;  // each read once: kubectl::read_objects refuses a second
+  for (const RawNode& n : c.nodes)
+    node_names.insert(n.name);
   for (const std::string& keep : options.keep_nodes) {
     if (!node_names.contains(keep)) {
       throw std::invalid_argument(
@@ -150,6 +157,11 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
       c.drop("finished pods (phase Succeeded or Failed)", p.id());
     } else if (p.terminating) {
       c.drop("terminating pods (metadata.deletionTimestamp)", p.id());
+    } else if (p.node.empty() && p.scheduler != kDefaultScheduler) {
+      c.drop(
+          "pending pods of another scheduler (spec.schedulerName; kube-scheduler leaves "
+          "them to it)",
+          fmt::format("{} ({})", p.id(), p.scheduler));
     } else if (!p.node.empty() && !node_names.contains(p.node)) {
       c.drop("pods on a node that is not in the input", fmt::format("{} ({})", p.id(), p.node));
     } else if (!p.node.empty() && !kept(p.node)) {
@@ -261,7 +273,7 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
     } else if (b.max_unavailable) {
       const std::int64_t max =
           b.max_percent ? scaled_up(*b.max_unavailable, matching) : *b.max_unavailable;
-      min_available = std::max<std::int64_t>(0, matching - max);
+      min_available = min_available_for_max_unavailable(max, matching);
     }
     if ((b.min_available && b.min_percent) || b.max_unavailable) {
       c.drop(
@@ -323,6 +335,15 @@ KubectlImport import_kubectl(const std::vector<KubectlInput>& inputs,
         n.name, format_cpu(used.cpu), format_memory(used.memory), format_cpu(n.cpu),
         format_memory(n.memory)));
   }
+  if (out.pending == 0) {
+    out.notes.push_back(
+        "no pod is pending, so nothing preempts: every property holds trivially; add a pending "
+        "pod (a pod without 'node') to the scenario, or import a cluster where one waits");
+  }
+  out.notes.push_back(
+      "the scenario has no 'expect', so expected-outcome holds vacuously; add "
+      "expect: {bound: [...], not-bound: [...]} to check the outcome you expect");
+
   // The result must be a scenario `check` accepts.
   try {
     s = load_scenario_text(scenario_to_yaml(s), "the imported scenario");
@@ -336,7 +357,7 @@ KubectlImport import_kubectl_files(const std::vector<std::string>& paths,
                                    const KubectlImportOptions& options) {
   std::vector<KubectlInput> inputs;
   for (const std::string& path : paths)
-    inputs.push_back({path, read_file(path)});
+    inputs.push_back({path, read_file(path, limits::kMaxKubectlFileBytes)});
   return import_kubectl(inputs, options);
 }
 

@@ -29,17 +29,20 @@ struct KubectlImport {
   /// "spec.tolerations (not modelled): prod/web-1, prod/web-2".
   std::vector<std::string> dropped;
   int pending = 0;  ///< pods without a node, which become the scenario's preemptors
-  /// What the import decided for the user, one line each, such as that a node's running pods
-  /// exceed its allocatable and so the scenario says `allow-overcommitted-start`.
+  /// What the user should know of the result, one sentence each: that it has no `expect:`
+  /// (expected-outcome holds vacuously), that no pod is pending when none is, and that a
+  /// node's running pods exceed its allocatable, so the scenario says
+  /// `allow-overcommitted-start`.
   std::vector<std::string> notes;
 };
 
-/// Reads every input (a `v1 List`, one object, or several YAML documents of either) and
-/// builds one scenario from all of them. Objects of kinds other than Node, Pod,
-/// PodDisruptionBudget and PriorityClass are left out (and listed). Throws FileError at the
-/// offending text for malformed input (YAML syntax, an object without `kind`, a field read
-/// here of the wrong type, a quantity outside the API's grammar or the bounds of
-/// files/limits.h); std::invalid_argument for a --nodes name the input lacks, more nodes or
+/// Reads every input (a `v1 List`, one object, or several YAML documents of either; each at
+/// most limits::kMaxKubectlFileBytes) and builds one scenario from all of them. Objects of
+/// kinds other than Node, Pod, PodDisruptionBudget and PriorityClass, and pending pods of
+/// another scheduler, are left out (and listed). Throws FileError at the offending text for
+/// malformed input (YAML syntax, an object without `kind`, a field read here of the wrong type,
+/// a quantity outside the API's grammar or the bounds of files/limits.h, a node, pod or pod UID
+/// read twice); std::invalid_argument for a --nodes name the input lacks, more nodes or
 /// pods than a scenario holds, or a scenario that load_scenario_text() refuses. A node whose
 /// running pods request more than its allocatable (it shrank after they were admitted) sets
 /// `allow-overcommitted-start`, with a note naming the node.

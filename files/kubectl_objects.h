@@ -40,6 +40,7 @@ struct RawPod {
   std::optional<bool> preempt_never;
   Requests requests;
   bool terminating = false;
+  std::string scheduler = "default-scheduler";  ///< spec.schedulerName, defaulted as the API does
 
   std::string id() const { return ns + "/" + name; }
 };
@@ -74,6 +75,11 @@ struct Collected {
   std::vector<RawPdb> pdbs;
   std::map<std::string, RawClass> classes;
   std::map<std::string, std::vector<std::string>> dropped;  // why → which objects
+  // Where each node (by name), pod (by namespace/name) and pod UID was first read, as
+  // "FILE:LINE:COLUMN": an object read twice, from overlapping inputs, is refused.
+  std::map<std::string, std::string> node_at;
+  std::map<std::string, std::string> pod_at;
+  std::map<std::string, std::string> uid_at;
 
   void drop(const std::string& why, std::string what) { dropped[why].push_back(std::move(what)); }
 };

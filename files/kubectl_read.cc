@@ -45,10 +45,11 @@ std::int64_t add_capped(std::int64_t a, std::int64_t b, std::int64_t cap) {
 
 class Reader : StrictYaml {
  public:
-  Reader(std::string_view file, Collected& into) : StrictYaml(file), c_(into) {}
+  Reader(std::string_view file, Collected& into)
+      : StrictYaml(file, limits::kMaxKubectlFileBytes), c_(into) {}
 
   void read(const std::string& text) {
-    check_bytes(text, file());
+    check_bytes(text, file(), limits::kMaxKubectlFileBytes);
     for (const std::string& doc : documents(text)) {
       const YAML::Node root = parse(doc);
       if (root.IsNull())
@@ -135,8 +136,16 @@ class Reader : StrictYaml {
     if (nsf && (kind == "Pod" || kind == "PodDisruptionBudget"))
       namespace_name(*nsf);
     if (kind == "Node") {
+      read_once(c_.node_at, name, name_field, fmt::format("node '{}' is read twice", name));
       node(f, name);
     } else if (kind == "Pod") {
+      read_once(c_.pod_at, ns + "/" + name, name_field,
+                fmt::format("pod {}/{} is read twice", ns, name));
+      if (const Field* uid = metadata.find("uid")) {
+        const std::string u = nonempty(*uid);
+        read_once(c_.uid_at, u, *uid,
+                  fmt::format("pod {}/{} has the UID {} of a pod read before", ns, name, u));
+      }
       pod(f, metadata, ns, name);
     } else if (kind == "PodDisruptionBudget") {
       pdb(f, metadata, ns, name, api_version);
@@ -144,6 +153,21 @@ class Reader : StrictYaml {
       priority_class(f, name);
     } else {
       c_.drop("objects of other kinds (not modelled)", fmt::format("{} {}/{}", kind, ns, name));
+    }
+  }
+
+  // Records where `key` was read; a second reading, from this input or an earlier one, is
+  // refused at `at`: kubectl prints every object once, so overlapping inputs would count it
+  // twice.
+  void read_once(std::map<std::string, std::string>& seen, const std::string& key, const Field& at,
+                 const std::string& what) const {
+    const YAML::Mark m = at.value.Mark();
+    const auto [it, inserted] =
+        seen.emplace(key, fmt::format("{}:{}:{}", file(), m.line + 1, m.column + 1));
+    if (!inserted) {
+      fail(at, fmt::format("{} (first at {}); give each object once: inputs that overlap "
+                           "would count it twice",
+                           what, it->second));
     }
   }
 
@@ -169,7 +193,7 @@ class Reader : StrictYaml {
 
   // cpu in millicores or memory in bytes, from a quantity (kubectl quotes some: cpu: "4").
   std::int64_t quantity(const Field& f, bool is_cpu) const {
-    const std::string s = text(f);
+    const std::string s = quantity_text(f, "a Kubernetes quantity");
     const std::int64_t max = is_cpu ? limits::kMaxCpuMillicores : limits::kMaxMemoryBytes;
     const QuantityResult r = parse_quantity(s, is_cpu ? 3 : 0, max);
     if (r.value)
@@ -181,8 +205,8 @@ class Reader : StrictYaml {
       case QuantityError::kNegative:
         fail(f, fmt::format("expected a non-negative quantity for '{}', got {}", f.key, s));
       case QuantityError::kFraction:
-        fail(f, fmt::format("'{}' is {}, not a whole number of {}; preemptcheck does not round",
-                            f.key, s, is_cpu ? "millicores" : "bytes"));
+        fail(f, fmt::format("'{}' is {}; preemptcheck does not round", f.key,
+                            fraction_problem(s, is_cpu)));
       case QuantityError::kTooLarge:
         fail(f, fmt::format("'{}' is {}, above the bound {}", f.key, s,
                             is_cpu ? format_cpu(max) : format_memory(max)));
@@ -333,6 +357,8 @@ class Reader : StrictYaml {
       p.class_name = text(*pc);
     if (const Field* pp = spec.find("preemptionPolicy"))
       p.preempt_never = policy(*pp);
+    if (const Field* sn = spec.find("schedulerName"))
+      p.scheduler = nonempty(*sn);
     for (std::string_view key : {"affinity", "nodeSelector", "topologySpreadConstraints",
                                  "schedulingGates", "resourceClaims", "resources"}) {
       if (const Field* u = spec.find(key); u && !u->value.IsNull() && u->value.size() > 0) {

@@ -13,6 +13,11 @@ namespace preemptcheck::limits {
 
 /// A file larger than this is refused before it is parsed.
 inline constexpr std::uint64_t kMaxFileBytes = 1024 * 1024;
+/// A kubectl file `import` reads, likewise: sized for a whole cluster's
+/// `kubectl get nodes,pods,pdb,priorityclasses -A -o yaml` (a few KiB a pod: thousands of
+/// pods), since `--nodes` can only select from what was read. yaml-cpp's node tree takes about
+/// 50 bytes of memory a byte of YAML, so a file at the bound needs some 1.7 GB.
+inline constexpr std::uint64_t kMaxKubectlFileBytes = 32 * 1024 * 1024;
 /// Collections nested deeper than this (a mapping in a sequence in a mapping ...) are refused.
 /// The deepest a valid file needs is 5: counterexample → scenario → pods → pod → labels.
 inline constexpr int kMaxNesting = 16;

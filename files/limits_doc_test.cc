@@ -140,6 +140,14 @@ TEST(LimitsDoc, EveryBoundInLimitsHIsDocumentedWithItsValue) {
          EXPECT_NE(row("Whole-file rules", "file size").find(std::to_string(limits::kMaxFileBytes)),
                    std::string::npos);
        }},
+      {"kMaxKubectlFileBytes",
+       [&] {
+         const std::string r = row("Whole-file rules", "import file size");
+         EXPECT_NE(r.find(std::to_string(limits::kMaxKubectlFileBytes)), std::string::npos) << r;
+         EXPECT_NE(r.find(std::to_string(limits::kMaxKubectlFileBytes >> 20) + " MiB"),
+                   std::string::npos)
+             << r;
+       }},
       {"kMaxNesting",
        [&] {
          EXPECT_EQ(at_most_in(row("Whole-file rules", "nesting")),
@@ -185,6 +193,8 @@ TEST(LimitsDoc, EveryBoundInLimitsHIsDocumentedWithItsValue) {
       {"kMaxMinAvailable",
        [&] {
          EXPECT_EQ(range_in(row("A PDB", "min-available")),
+                   std::make_pair(std::int64_t{0}, limits::kMaxMinAvailable));
+         EXPECT_EQ(range_in(row("A PDB", "max-unavailable")),
                    std::make_pair(std::int64_t{0}, limits::kMaxMinAvailable));
        }},
   };

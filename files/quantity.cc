@@ -20,10 +20,11 @@ bool suffix_exponents(std::string_view s, int& ten, int& two) {
     int ten;
     int two;
   };
-  static constexpr Named kSuffixes[] = {{"", 0, 0},    {"m", -3, 0},  {"k", 3, 0},   {"M", 6, 0},
-                                        {"G", 9, 0},   {"T", 12, 0},  {"P", 15, 0},  {"E", 18, 0},
-                                        {"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40},
-                                        {"Pi", 0, 50}, {"Ei", 0, 60}};
+  // n and u as well as the grammar's suffixes: see files/quantity.h.
+  static constexpr Named kSuffixes[] = {{"", 0, 0},    {"n", -9, 0},  {"u", -6, 0},  {"m", -3, 0},
+                                        {"k", 3, 0},   {"M", 6, 0},   {"G", 9, 0},   {"T", 12, 0},
+                                        {"P", 15, 0},  {"E", 18, 0},  {"Ki", 0, 10}, {"Mi", 0, 20},
+                                        {"Gi", 0, 30}, {"Ti", 0, 40}, {"Pi", 0, 50}, {"Ei", 0, 60}};
   for (const Named& n : kSuffixes) {
     if (s == n.name) {
       ten = n.ten;
@@ -54,7 +55,30 @@ bool suffix_exponents(std::string_view s, int& ten, int& two) {
   return true;
 }
 
+// Where the suffix starts: after the sign, the digits and the point.
+std::size_t suffix_start(std::string_view text) {
+  std::size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+    ++i;
+  while (i < text.size() && (is_digit(text[i]) || text[i] == '.'))
+    ++i;
+  return i;
+}
+
 }  // namespace
+
+std::string_view quantity_suffix(std::string_view text) { return text.substr(suffix_start(text)); }
+
+std::string fraction_problem(std::string_view text, bool is_cpu) {
+  const std::string_view unit = is_cpu ? "millicores" : "bytes";
+  const std::string_view suffix = quantity_suffix(text);
+  if (suffix == "n" || suffix == "u") {
+    return std::string(text) + ", not a whole number of " + std::string(unit) + " (the suffix '" +
+           std::string(suffix) + "' counts " + (suffix == "n" ? "10^-9" : "10^-6") +
+           (is_cpu ? " cores" : " bytes") + ")";
+  }
+  return std::string(text) + ", not a whole number of " + std::string(unit);
+}
 
 QuantityResult parse_quantity(std::string_view text, int unit_exponent, std::int64_t max) {
   QuantityResult out;

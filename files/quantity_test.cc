@@ -87,10 +87,36 @@ TEST(filesQuantity, NegativeAndTooLargeAreRefused) {
   EXPECT_EQ(error("99999999999999999999999999", 0), QuantityError::kTooLarge);
 }
 
+// n (10^-9) and u (10^-6), which Kubernetes' parser takes (metrics print cpu so): whole
+// millicores or bytes read exactly, anything finer is a fraction whose reason names the suffix.
+TEST(filesQuantity, NanoAndMicroSuffixes) {
+  EXPECT_EQ(cpu("1000000n"), 1);
+  EXPECT_EQ(cpu("250000000n"), 250);
+  EXPECT_EQ(cpu("0n"), 0);
+  EXPECT_EQ(cpu("1000u"), 1);
+  EXPECT_EQ(cpu("1.5e3"), 1500000);
+  EXPECT_EQ(bytes("1000000000n"), 1);
+  EXPECT_EQ(bytes("3000000u"), 3);
+  EXPECT_EQ(error("1500n", 3), QuantityError::kFraction);
+  EXPECT_EQ(error("1n", 3), QuantityError::kFraction);
+  EXPECT_EQ(error("999u", 3), QuantityError::kFraction);
+  EXPECT_EQ(error("1500000u", 0), QuantityError::kFraction);
+  EXPECT_EQ(error("-1000000n", 3), QuantityError::kNegative);
+  EXPECT_EQ(quantity_suffix("1500n"), "n");
+  EXPECT_EQ(quantity_suffix("+1.5Gi"), "Gi");
+  EXPECT_EQ(quantity_suffix("2"), "");
+  EXPECT_EQ(fraction_problem("1500n", true),
+            "1500n, not a whole number of millicores (the suffix 'n' counts 10^-9 cores)");
+  EXPECT_EQ(fraction_problem("5u", false),
+            "5u, not a whole number of bytes (the suffix 'u' counts 10^-6 bytes)");
+  EXPECT_EQ(fraction_problem("0.1m", true), "0.1m, not a whole number of millicores");
+}
+
 TEST(filesQuantity, OutsideTheGrammarIsASyntaxError) {
   for (std::string_view s :
-       {"",    ".",     "+",    "-",   "m",    "1 ",   " 1",  "1mi", "1KI",   "1ki", "1i", "1e",
-        "1e+", "1.2.3", "0x10", "1,5", "1Gib", "1e3m", "inf", "NaN", "1_000", "--1", "1u", "1n"}) {
+       {"",    ".",   "+",     "-",   "m",     "1 ",   " 1",  "1mi",  "1KI",
+        "1ki", "1i",  "1e",    "1e+", "1.2.3", "0x10", "1,5", "1Gib", "1e3m",
+        "inf", "NaN", "1_000", "--1", "1U",    "1N",   "1nm", "1un",  "1e3u"}) {
     EXPECT_EQ(error(s, 3), QuantityError::kSyntax) << "'" << s << "'";
   }
 }

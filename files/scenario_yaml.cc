@@ -1,9 +1,10 @@
-// Scenario files: a strict reader over yaml-cpp's node tree that reports every problem at
-// its line and column, and a writer of the canonical layout.
+// Scenario files, reading: a strict reader over yaml-cpp's node tree that reports every problem
+// at its line and column. The writer of the canonical layout is files/scenario_yaml_write.cc.
 #include "files/scenario_yaml.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <utility>
@@ -30,7 +31,8 @@ constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
 constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
 constexpr std::array<std::string_view, 8> kPodKeys = {
     "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
-constexpr std::array<std::string_view, 3> kPdbKeys = {"name", "selector", "min-available"};
+constexpr std::array<std::string_view, 4> kPdbKeys = {"name", "selector", "min-available",
+                                                      "max-unavailable"};
 constexpr std::array<std::string_view, 5> kFaultKeys = {
     "eviction-failures", "binding-failures", "restarts", "deletions", "external-bindings"};
 constexpr std::array<std::string_view, 1> kExecutorKeys = {"workers"};
@@ -40,16 +42,52 @@ class Loader : StrictYaml {
   explicit Loader(std::string_view file) : StrictYaml(file) {}
 
   Scenario load(std::string_view text) const {
-    const YAML::Node root = parse(std::string(text));
+    YAML::Node root;
+    try {
+      root = parse(std::string(text));
+    } catch (const FileError& e) {
+      // kubectl output in several documents stops at the second: say what the file is. The
+      // first document was read whole before that error.
+      if (e.message == "expected a single YAML document" &&
+          is_kubectl_output(YAML::Load(std::string(text)))) {
+        throw FileError(e.file, e.line, e.column, fmt::format("{}: {}", e.message, import_hint()));
+      }
+      throw;
+    }
     if (root.IsNull())
       fail_at(1, 1, "expected a mapping at the top level");
     if (!root.IsMap()) {
       fail(root, fmt::format("expected a mapping at the top level, got {}", describe(root)));
     }
+    if (is_kubectl_output(root)) {
+      const Fields top = entries(root);
+      const Field& first = top.find("apiVersion") ? *top.find("apiVersion") : *top.find("kind");
+      fail(first.key_node,
+           fmt::format("unknown key '{}' in the scenario: {}", first.key, import_hint()));
+    }
     return scenario(root);
   }
 
  private:
+  std::string import_hint() const {
+    return fmt::format(
+        "this is a Kubernetes object (it has apiVersion and kind), not a scenario; "
+        "`preemptcheck import {} -o SCENARIO.yaml` turns kubectl output into one",
+        is_shell_word(file()) ? file() : "KUBECTL.yaml");
+  }
+
+  // Whether `s` can be pasted into a shell command as it is.
+  static bool is_shell_word(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             std::string_view("-_./").find(c) != std::string_view::npos;
+    });
+  }
+
+  static bool is_kubectl_output(const YAML::Node& root) {
+    return root.IsMap() && root["apiVersion"].IsDefined() && root["kind"].IsDefined();
+  }
+
   // An object name: a DNS-1123 subdomain, as the API requires of pods, nodes and PDBs.
   std::string object_name(const Field& f, std::string_view what) const {
     std::string s = nonempty(f);
@@ -63,7 +101,7 @@ class Loader : StrictYaml {
   std::int64_t quantity(const Field& f, bool is_cpu, bool positive) const {
     const std::string expected =
         fmt::format("a {} quantity", positive ? "positive" : "non-negative");
-    const std::string& s = plain_scalar(f, expected);
+    const std::string& s = quantity_text(f, expected);
     const std::int64_t max = is_cpu ? limits::kMaxCpuMillicores : limits::kMaxMemoryBytes;
     const QuantityResult r = parse_quantity(s, is_cpu ? 3 : 0, max);
     if (r.value) {
@@ -80,8 +118,7 @@ class Loader : StrictYaml {
       case QuantityError::kNegative:
         fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, s));
       case QuantityError::kFraction:
-        fail(f, fmt::format("'{}' is {}, not a whole number of {}", f.key, s,
-                            is_cpu ? "millicores" : "bytes"));
+        fail(f, fmt::format("'{}' is {}", f.key, fraction_problem(s, is_cpu)));
       case QuantityError::kTooLarge:
         fail(f, fmt::format("quantity out of range for '{}': {} is above the bound {}", f.key, s,
                             is_cpu ? format_cpu(max) : format_memory(max)));
@@ -137,7 +174,7 @@ class Loader : StrictYaml {
     Scenario s;
     const Field* name_field = top.find("name");
     if (name_field)
-      s.name = nonempty(*name_field);
+      s.name = object_name(*name_field, "scenario");
     if (const Field* f = top.find("description"))
       s.description = text(*f);
     const Field& nodes = require(top, "nodes", kWhat);
@@ -209,9 +246,12 @@ class Loader : StrictYaml {
         const YAML::Node& seq = sequence(e);
         for (auto it = seq.begin(); it != seq.end(); ++it) {
           const YAML::Node item = *it;
-          if (!item.IsScalar() || !pod_names.contains(item.Scalar())) {
-            fail(item, fmt::format("expected the name of a declared pod in 'expect.{}', got {}",
-                                   e.key, describe(item)));
+          if (!is_string(item) || !pod_names.contains(item.Scalar())) {
+            fail(item,
+                 fmt::format("expected the name of a declared pod in 'expect.{}', got {}{}", e.key,
+                             describe(item),
+                             item.IsScalar() && !is_string(item) ? " tagged " + tag_name(item.Tag())
+                                                                 : std::string()));
           }
           out.push_back(item.Scalar());
         }
@@ -252,7 +292,7 @@ class Loader : StrictYaml {
                                   n.name, format_cpu(n.cpu)));
     }
     if (const Field* f = fields.find("arrives")) {
-      if (!f->value.IsScalar() || f->value.Scalar() != "later") {
+      if (!is_string(f->value) || f->value.Scalar() != "later") {
         fail(*f, fmt::format("expected 'later' for 'arrives', got {}", describe(f->value)));
       }
       n.arrives_later = true;
@@ -288,7 +328,7 @@ class Loader : StrictYaml {
       }
     }
     if (const Field* f = fields.find("arrives")) {
-      if (!f->value.IsScalar() || f->value.Scalar() != "later") {
+      if (!is_string(f->value) || f->value.Scalar() != "later") {
         fail(*f, fmt::format("expected 'later' for 'arrives', got {}", describe(f->value)));
       }
       if (node_field) {
@@ -320,27 +360,40 @@ class Loader : StrictYaml {
     PdbSpec p;
     const Field& name_field = require(fields, "name", kWhat);
     const Field& selector = require(fields, "selector", kWhat);
-    const Field& min_available = require(fields, "min-available", kWhat);
+    const Field* min_available = fields.find("min-available");
+    const Field* max_unavailable = fields.find("max-unavailable");
+    if (min_available != nullptr && max_unavailable != nullptr) {
+      fail(max_unavailable->key_node,
+           "a PDB sets 'min-available' or 'max-unavailable', not both (as a "
+           "PodDisruptionBudget sets minAvailable or maxUnavailable)");
+    }
+    if (min_available == nullptr && max_unavailable == nullptr) {
+      fail(map, "missing required key 'min-available' or 'max-unavailable' in a PDB");
+    }
     p.name = object_name(name_field, "PDB");
     unique(name_field, p.name, "PDB", seen);
     p.selector = labels(selector);
-    p.min_available = static_cast<int>(count(min_available, limits::kMaxMinAvailable));
+    // Read before the selector is checked, so that a bad count is reported at itself.
+    const std::int64_t budget =
+        count(min_available ? *min_available : *max_unavailable, limits::kMaxMinAvailable);
     // As in Kubernetes, an empty selector selects nothing (impl/cluster.cc).
-    bool selects = false;
+    std::int64_t selected = 0;
     for (const PodSpec& pod : pods) {
       bool matches = !p.selector.empty();
       for (const auto& [key, value] : p.selector) {
         const auto it = pod.labels.find(key);
         matches = matches && it != pod.labels.end() && it->second == value;
       }
-      selects = selects || matches;
+      selected += matches ? 1 : 0;
     }
-    if (!selects) {
+    if (selected == 0) {
       fail(selector,
            p.selector.empty()
                ? fmt::format("PDB '{}' has an empty selector, which selects no pod", p.name)
                : fmt::format("PDB '{}' selects no pod: no pod carries all of its labels", p.name));
     }
+    p.min_available = static_cast<int>(
+        min_available ? budget : min_available_for_max_unavailable(budget, selected));
     return p;
   }
 
@@ -366,40 +419,6 @@ class Loader : StrictYaml {
   }
 };
 
-// ---------------------------------------------------------------------------------------
-// Writing
-
-// "{k: v, k: v}" from already-formatted entries.
-std::string flow_entries(const std::vector<std::string>& entries) {
-  std::string out = "{";
-  for (const std::string& e : entries) {
-    if (out.size() > 1)
-      out += ", ";
-    out += e;
-  }
-  out += '}';
-  return out;
-}
-
-std::string flow_map(const std::map<std::string, std::string>& m) {
-  std::vector<std::string> entries;
-  for (const auto& [k, v] : m) {
-    entries.push_back(fmt::format("{}: {}", yaml_scalar(k), yaml_scalar(v)));
-  }
-  return flow_entries(entries);
-}
-
-// "key:\n  - item\n" for each item, or "key: []\n".
-void block_sequence(std::string& out, std::string_view key, const std::vector<std::string>& items) {
-  if (items.empty()) {
-    out += fmt::format("{}: []\n", key);
-    return;
-  }
-  out += fmt::format("{}:\n", key);
-  for (const std::string& item : items)
-    out += fmt::format("  - {}\n", item);
-}
-
 }  // namespace
 
 Scenario load_scenario_text(std::string_view yaml_text, std::string_view file_name) {
@@ -408,83 +427,6 @@ Scenario load_scenario_text(std::string_view yaml_text, std::string_view file_na
 
 Scenario load_scenario_file(const std::string& path) {
   return load_scenario_text(read_file(path), path);
-}
-
-std::string scenario_to_yaml(const Scenario& s) {
-  std::string out;
-  out += fmt::format("name: {}\n", yaml_scalar(s.name));
-  out += fmt::format("description: {}\n", yaml_scalar(s.description));
-
-  std::vector<std::string> items;
-  for (const NodeSpec& n : s.nodes) {
-    std::vector<std::string> e = {fmt::format("name: {}", yaml_scalar(n.name)),
-                                  fmt::format("cpu: {}", format_cpu(n.cpu)),
-                                  fmt::format("memory: {}", format_memory(n.memory))};
-    if (n.arrives_later)
-      e.push_back("arrives: later");
-    items.push_back(flow_entries(e));
-  }
-  block_sequence(out, "nodes", items);
-
-  items.clear();
-  for (const PodSpec& p : s.pods) {
-    std::vector<std::string> e = {fmt::format("name: {}", yaml_scalar(p.name)),
-                                  fmt::format("priority: {}", p.priority),
-                                  fmt::format("cpu: {}", format_cpu(p.cpu))};
-    if (p.memory != 0)
-      e.push_back(fmt::format("memory: {}", format_memory(p.memory)));
-    if (!p.node.empty())
-      e.push_back(fmt::format("node: {}", yaml_scalar(p.node)));
-    if (p.arrives_later)
-      e.push_back("arrives: later");
-    if (p.preempt_never)
-      e.push_back("preemption-policy: Never");
-    if (!p.labels.empty())
-      e.push_back(fmt::format("labels: {}", flow_map(p.labels)));
-    items.push_back(flow_entries(e));
-  }
-  block_sequence(out, "pods", items);
-
-  items.clear();
-  for (const PdbSpec& p : s.pdbs) {
-    items.push_back(flow_entries({fmt::format("name: {}", yaml_scalar(p.name)),
-                                  fmt::format("selector: {}", flow_map(p.selector)),
-                                  fmt::format("min-available: {}", p.min_available)}));
-  }
-  block_sequence(out, "pdbs", items);
-
-  // `deletions` and `external-bindings` are written only when set, so that every file written
-  // before they existed keeps its text and its scenario digest.
-  out += fmt::format(
-      "faults: {{eviction-failures: {}, binding-failures: {}, restarts: {}{}{}}}\n",
-      s.faults.eviction_failures, s.faults.binding_failures, s.faults.restarts,
-      s.faults.deletions != 0 ? fmt::format(", deletions: {}", s.faults.deletions) : std::string(),
-      s.faults.external_bindings != 0
-          ? fmt::format(", external-bindings: {}", s.faults.external_bindings)
-          : std::string());
-  out += fmt::format("executor: {{workers: {}}}\n", s.workers);
-  out += fmt::format("profile: {}\n", yaml_scalar(s.profile));
-
-  const Mechanisms base = profile(s.profile).value_or(Mechanisms{});
-  std::vector<std::string> entries;
-  for (std::string_view m : mechanism_names()) {
-    const std::string value = mechanism_value(s.mechanisms, m);
-    if (value != mechanism_value(base, m))
-      entries.push_back(fmt::format("{}: {}", m, value));
-  }
-  out += fmt::format("mechanisms: {}\n", flow_entries(entries));
-  if (!s.expect_bound.empty() || !s.expect_not_bound.empty()) {
-    auto names = [](const std::vector<std::string>& v) {
-      std::string list;
-      for (const std::string& n : v)
-        list += (list.empty() ? "" : ", ") + yaml_scalar(n);
-      return "[" + list + "]";
-    };
-    out += fmt::format("expect: {{bound: {}, not-bound: {}}}\n", names(s.expect_bound),
-                       names(s.expect_not_bound));
-  }
-  out += start_keys_yaml(s);
-  return out;
 }
 
 }  // namespace preemptcheck

@@ -2,6 +2,7 @@
 // as canonical YAML (DESIGN §5; every key, default and bound in docs/scenario.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,10 +27,17 @@ Scenario load_scenario_text(std::string_view yaml_text, std::string_view file_na
 /// message "cannot read file".
 Scenario load_scenario_file(const std::string& path);
 
+/// The min-available a PDB's max-unavailable stands for: the pods its selector selects
+/// (`selected`, the count the disruption controller would take from the pods' controllers,
+/// which neither a scenario nor kubectl's output has) minus `max_unavailable`, at least 0. The
+/// loader converts `max-unavailable` so, and the importer converts maxUnavailable so.
+std::int64_t min_available_for_max_unavailable(std::int64_t max_unavailable, std::int64_t selected);
+
 /// The scenario as canonical YAML in the DESIGN §5 layout: every top-level key in a fixed
 /// order, one flow map per node, pod and PDB, cpu and memory as Kubernetes quantities
-/// (format_cpu, format_memory), and under `mechanisms` only the switches that differ from the
-/// profile. load_scenario_text() reads it back to an equal Scenario when the scenario is valid.
+/// (format_cpu, format_memory), every PDB with its min-available, and under `mechanisms` only
+/// the switches that differ from the profile. load_scenario_text() reads it back to an equal
+/// Scenario when the scenario is valid.
 std::string scenario_to_yaml(const Scenario& scenario);
 
 }  // namespace preemptcheck

@@ -273,8 +273,8 @@ TEST(cliScenarioYamlErrors, UnknownPodKey) {
 TEST(cliScenarioYamlErrors, UnknownKeysInEveryMapping) {
   EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1, gpu: 1}]\npods: []\n", 3, 27,
                        "unknown key 'gpu' in a node"));
-  EXPECT_TRUE(fails_at(kBody + "pdbs: [{name: b, selector: {}, max-unavailable: 1}]\n", 5, 32,
-                       "unknown key 'max-unavailable' in a PDB"));
+  EXPECT_TRUE(fails_at(kBody + "pdbs: [{name: b, selector: {}, max-available: 1}]\n", 5, 32,
+                       "unknown key 'max-available' in a PDB"));
   EXPECT_TRUE(
       fails_at(kBody + "faults: {evictions: 1}\n", 5, 10, "unknown key 'evictions' in 'faults'"));
   EXPECT_TRUE(fails_at(kBody + "executor: {threads: 1}\n", 5, 12,
@@ -293,8 +293,12 @@ TEST(cliScenarioYamlErrors, ExpectedAnInteger) {
 }
 
 TEST(cliScenarioYamlErrors, QuotedIntegerIsAString) {
-  EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: \"4\"}\npods: []\n", 4, 20,
-                       "expected a positive quantity for 'cpu', got the quoted string '4'"));
+  EXPECT_TRUE(
+      fails_at(kHead + "nodes:\n  - {name: a, cpu: 4}\npods: [{name: p, priority: \"4\"}]\n", 5, 28,
+               "expected an integer for 'priority', got the quoted string '4'"));
+  // A quantity is a string in the API: the quoted form is the quantity.
+  EXPECT_TRUE(fails_at(kHead + "nodes:\n  - {name: a, cpu: \"0\"}\npods: []\n", 4, 20,
+                       "expected a positive quantity for 'cpu', got 0"));
 }
 
 TEST(cliScenarioYamlErrors, EmptyValueIsReportedAtItsKey) {
@@ -357,7 +361,7 @@ TEST(cliScenarioYamlErrors, MissingRequiredKey) {
   EXPECT_TRUE(fails_at(kBody + "pdbs:\n  - {name: b, min-available: 1}\n", 6, 5,
                        "missing required key 'selector' in a PDB"));
   EXPECT_TRUE(fails_at(kBody + "pdbs:\n  - {name: b, selector: {}}\n", 6, 5,
-                       "missing required key 'min-available' in a PDB"));
+                       "missing required key 'min-available' or 'max-unavailable' in a PDB"));
 }
 
 TEST(cliScenarioYamlErrors, NoNodes) {

@@ -6,8 +6,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <charconv>
-#include <filesystem>
-#include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -20,44 +19,27 @@ namespace {
 // Longest scalar quoted verbatim in a message.
 constexpr std::size_t kMaxQuoted = 40;
 
-// The length of the UTF-8 sequence that starts at text[i], or 0 when it is not valid UTF-8
-// (overlong forms, surrogates and code points above U+10FFFF included).
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b = byte(i);
-  std::size_t n = 0;
-  unsigned char lo = 0x80;
-  unsigned char hi = 0xbf;
-  if (b >= 0xc2 && b <= 0xdf) {
-    n = 2;
-  } else if (b >= 0xe0 && b <= 0xef) {
-    n = 3;
-    if (b == 0xe0)
-      lo = 0xa0;
-    if (b == 0xed)
-      hi = 0x9f;
-  } else if (b >= 0xf0 && b <= 0xf4) {
-    n = 4;
-    if (b == 0xf0)
-      lo = 0x90;
-    if (b == 0xf4)
-      hi = 0x8f;
-  } else {
-    return 0;
+constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
+
+// Whether `tag` is one of the YAML core schema's `kinds` ("!!str", …) or no tag at all: "?"
+// (plain, untagged), "!" (quoted, or the non-specific tag) and "" (null) say nothing.
+bool is_tag_among(std::string_view tag, std::initializer_list<std::string_view> kinds) {
+  if (tag.empty() || tag == "?" || tag == "!")
+    return true;
+  if (!tag.starts_with(kCoreTag))
+    return false;
+  tag.remove_prefix(kCoreTag.size());
+  for (std::string_view k : kinds) {
+    if (tag == k)
+      return true;
   }
-  if (i + n > text.size())
-    return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi)
-    return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf)
-      return 0;
-  }
-  return n;
+  return false;
 }
 
 // Counts nesting and aliases over the parse events of one document, failing at the first
-// event past a bound; remembers where the latest document started.
+// event past a bound; remembers where the latest document started. Refuses, at their node,
+// tags other than the core schema's and scalars whose escapes spell a control character (the
+// raw bytes were checked before).
 class Bounds : public YAML::EventHandler {
  public:
   explicit Bounds(const StrictYaml& reader) : reader_(reader) {}
@@ -73,20 +55,40 @@ class Bounds : public YAML::EventHandler {
                    fmt::format("too many aliases: at most {} are allowed", limits::kMaxAliases));
     }
   }
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    check_tag(mark, tag, is_tag_among(tag, {"str", "int", "float", "bool", "null"}), "a scalar");
+    if (const unsigned c = control_character(value)) {
+      reader_.fail(mark, fmt::format("control character U+{:04X} is not allowed, written as an "
+                                     "escape or not",
+                                     c));
+    }
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
+    check_tag(mark, tag, is_tag_among(tag, {"seq"}), "a sequence");
     enter(mark);
   }
   void OnSequenceEnd() override { --depth_; }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
+    check_tag(mark, tag, is_tag_among(tag, {"map"}), "a mapping");
     enter(mark);
   }
   void OnMapEnd() override { --depth_; }
 
  private:
+  void check_tag(const YAML::Mark& mark, std::string_view tag, bool fits,
+                 std::string_view what) const {
+    if (fits)
+      return;
+    const bool core = is_tag_among(tag, {"str", "int", "float", "bool", "null", "seq", "map"});
+    reader_.fail(mark, core ? fmt::format("tag {} does not fit {}", StrictYaml::tag_name(tag), what)
+                            : fmt::format("unsupported tag {}; the tags read are !!str, !!int, "
+                                          "!!float, !!bool, !!null, !!seq and !!map",
+                                          StrictYaml::tag_name(tag)));
+  }
+
   void enter(const YAML::Mark& mark) {
     if (++depth_ > limits::kMaxNesting) {
       reader_.fail(mark, fmt::format("invalid YAML: nesting too deep (at most {} levels)",
@@ -101,121 +103,6 @@ class Bounds : public YAML::EventHandler {
 
 }  // namespace
 
-FileError::FileError(std::string file_name, int line_number, int column_number, std::string text)
-    : std::runtime_error(
-          line_number > 0 ? fmt::format("{}:{}:{}: {}", file_name, line_number, column_number, text)
-                          : fmt::format("{}: {}", file_name, text)),
-      file(std::move(file_name)),
-      line(line_number),
-      column(column_number),
-      message(std::move(text)) {}
-
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  // A directory opens but reads as empty.
-  if (!in || std::filesystem::is_directory(path, ec))
-    throw FileError(path, 0, 0, "cannot read file");
-  // Read one byte past the bound, never more: a size from the file system is not to be
-  // trusted (a pipe, /dev/zero).
-  std::string text(limits::kMaxFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad())
-    throw FileError(path, 0, 0, "cannot read file");
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > limits::kMaxFileBytes) {
-    throw FileError(path, 0, 0,
-                    fmt::format("file too large: more than {} bytes", limits::kMaxFileBytes));
-  }
-  return text;
-}
-
-void check_bytes(std::string_view text, std::string_view file) {
-  if (text.size() > limits::kMaxFileBytes) {
-    throw FileError(
-        std::string(file), 0, 0,
-        fmt::format("file too large: {} bytes, at most {}", text.size(), limits::kMaxFileBytes));
-  }
-  int line = 1;
-  int column = 1;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    std::size_t n = 1;
-    if (b == '\n') {
-      ++line;
-      column = 1;
-      ++i;
-      continue;
-    }
-    if (b == 0) {
-      throw FileError(std::string(file), line, column, "a NUL byte is not allowed");
-    }
-    if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f) {
-      throw FileError(std::string(file), line, column,
-                      fmt::format("control character 0x{:02x} is not allowed", b));
-    }
-    if (b >= 0x80) {
-      n = utf8_length(text, i);
-      if (n == 0) {
-        throw FileError(std::string(file), line, column,
-                        fmt::format("invalid UTF-8 (byte 0x{:02x})", b));
-      }
-    }
-    i += n;
-    column += static_cast<int>(n);
-  }
-}
-
-std::string yaml_quoted(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += fmt::format("\\x{:02x}", byte);
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
-namespace {
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-}  // namespace
-
-std::string yaml_scalar(std::string_view s) {
-  // Deliberately conservative: anything doubtful is quoted.
-  bool plain = !s.empty() && is_alnum(s.front()) && s.back() != ' ' && s != "null" && s != "Null" &&
-               s != "NULL";
-  for (char c : s) {
-    plain =
-        plain && (is_alnum(c) || std::string_view(" -_./'()+=@").find(c) != std::string_view::npos);
-  }
-  return plain ? std::string(s) : yaml_quoted(s);
-}
-
-std::string join_words(std::span<const std::string_view> words) {
-  std::string out;
-  for (std::string_view w : words) {
-    if (!out.empty())
-      out += ", ";
-    out += w;
-  }
-  return out;
-}
-
 const Field* Fields::find(std::string_view key) const {
   for (const Field& f : entries) {
     if (f.key == key)
@@ -225,7 +112,7 @@ const Field* Fields::find(std::string_view key) const {
 }
 
 YAML::Node StrictYaml::parse(const std::string& text) const {
-  check_bytes(text, file_);
+  check_bytes(text, file_, max_bytes_);
   try {
     // Events first: nesting and aliases are bounded before a node tree is built. Not
     // YAML::LoadAll: it loops forever, allocating, on a stray ',' outside a flow collection
@@ -300,6 +187,10 @@ Fields StrictYaml::entries(const YAML::Node& map) const {
     const YAML::Node key = it->first;
     if (!key.IsScalar())
       fail(key, fmt::format("expected a string key, got {}", describe(key)));
+    if (!is_string(key)) {
+      fail(key, fmt::format("expected a string key, got {} tagged {}", describe(key),
+                            tag_name(key.Tag())));
+    }
     const auto [first, inserted] = seen.emplace(key.Scalar(), key);
     if (!inserted) {
       fail(key,
@@ -340,9 +231,23 @@ const Field& StrictYaml::require(const Fields& fields, std::string_view key,
   return *f;
 }
 
+bool StrictYaml::is_string(const YAML::Node& n) {
+  return n.IsScalar() && is_tag_among(n.Tag(), {"str"});
+}
+
+std::string StrictYaml::tag_name(std::string_view tag) {
+  if (tag.starts_with(kCoreTag))
+    return fmt::format("!!{}", tag.substr(kCoreTag.size()));
+  return std::string(tag);
+}
+
 std::string StrictYaml::text(const Field& f) const {
   if (!f.value.IsScalar()) {
     fail(f, fmt::format("expected a string for '{}', got {}", f.key, describe(f.value)));
+  }
+  if (!is_string(f.value)) {
+    fail(f, fmt::format("expected a string for '{}', got {} tagged {}", f.key, describe(f.value),
+                        tag_name(f.value.Tag())));
   }
   return f.value.Scalar();
 }
@@ -354,26 +259,49 @@ std::string StrictYaml::nonempty(const Field& f) const {
   return s;
 }
 
-const std::string& StrictYaml::plain_scalar(const Field& f, std::string_view expected) const {
+const std::string& StrictYaml::plain_scalar(const Field& f, std::string_view expected,
+                                            std::string_view core) const {
   const YAML::Node& v = f.value;
   if (!v.IsScalar()) {
     fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, describe(v)));
   }
-  // yaml-cpp tags a quoted scalar "!" and an untagged plain one "?"; anything else was
-  // written by hand (`!!str 4`) and says the value is not a number.
+  // yaml-cpp tags a quoted scalar "!" and an untagged plain one "?"; a tag written by hand
+  // (`!!str 4`) is honoured: only the core tag of the expected type is.
   if (v.Tag() == "!") {
     fail(f, fmt::format("expected {} for '{}', got the quoted string '{}'", expected, f.key,
                         v.Scalar()));
   }
-  if (v.Tag() != "?") {
-    fail(f, fmt::format("expected {} for '{}', got a value tagged {}", expected, f.key, v.Tag()));
+  if (v.Tag() != "?" && v.Tag() != fmt::format("{}{}", kCoreTag, core)) {
+    fail(f, fmt::format("expected {} for '{}', got {} tagged {}", expected, f.key, describe(v),
+                        tag_name(v.Tag())));
   }
   return v.Scalar();
 }
 
+const std::string& StrictYaml::quantity_text(const Field& f, std::string_view expected) const {
+  const YAML::Node& v = f.value;
+  if (!v.IsScalar()) {
+    fail(f, fmt::format("expected {} for '{}', got {}", expected, f.key, describe(v)));
+  }
+  if (is_string(v))
+    return v.Scalar();
+  // A number tagged as one: its text must be a number, which the quantity grammar then reads.
+  const std::string& s = v.Scalar();
+  const bool is_int = v.Tag() == fmt::format("{}int", kCoreTag);
+  const bool is_float = v.Tag() == fmt::format("{}float", kCoreTag);
+  const bool numeric =
+      !s.empty() &&
+      s.find_first_not_of(is_int ? "+-0123456789" : "+-0123456789.eE") == std::string::npos;
+  if (!(is_int || is_float) || !numeric) {
+    fail(f, fmt::format("expected {} for '{}', got {} tagged {}", expected, f.key, describe(v),
+                        tag_name(v.Tag())));
+  }
+  return s;
+}
+
 std::int64_t StrictYaml::integer(const Field& f, std::int64_t min, std::int64_t max,
                                  std::string_view expected) const {
-  const std::string& s = plain_scalar(f, expected);
+  const std::string& s = plain_scalar(f, expected, "int");
   const std::size_t sign = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
   bool digits = s.size() > sign;
   for (std::size_t i = sign; i < s.size(); ++i)
@@ -405,7 +333,7 @@ std::int64_t StrictYaml::integer(const Field& f, std::int64_t min, std::int64_t 
 }
 
 bool StrictYaml::boolean(const Field& f) const {
-  const std::string& s = plain_scalar(f, "true or false");
+  const std::string& s = plain_scalar(f, "true or false", "bool");
   if (s == "true")
     return true;
   if (s == "false")

@@ -1,8 +1,8 @@
-// The strict YAML reader both file formats share: one error type with the file, line and
-// column; the raw-byte check that runs before yaml-cpp sees a file; one document with bounded
-// nesting and aliases; mappings with no unknown or duplicate keys; typed scalars with bounds;
-// and the quoting the writers use. Both formats word their errors through it, so their
-// messages cannot drift apart.
+// The strict YAML reader both file formats share: one document with bounded nesting and
+// aliases, core tags honoured or refused; mappings with no unknown or duplicate keys; typed
+// scalars with bounds. Its errors, the raw-byte check and the writers' quoting are in
+// files/yaml_text.h. Both formats word their errors through it, so their messages cannot
+// drift apart.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -10,44 +10,14 @@
 #include <cstdint>
 #include <map>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "files/limits.h"
+#include "files/yaml_text.h"
+
 namespace preemptcheck {
-
-/// A file that cannot be read. `line` and `column` are 1-based (the column counts bytes) and
-/// point at the offending text; both are 0 when no position applies (an unreadable file).
-/// what() is "FILE:LINE:COL: MESSAGE", or "FILE: MESSAGE" when there is no position.
-struct FileError : std::runtime_error {
-  FileError(std::string file_name, int line_number, int column_number, std::string text);
-
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string message;  ///< what was wrong and what was expected, without the position
-};
-
-/// The bytes of `path`. Throws FileError "cannot read file" when it cannot be read (a
-/// directory included), and "file too large" when it holds more than limits::kMaxFileBytes,
-/// without reading further.
-std::string read_file(const std::string& path);
-
-/// Refuses text that is larger than limits::kMaxFileBytes, or that holds a NUL byte, a
-/// control character other than tab, newline and carriage return, a DEL, or bytes that are
-/// not UTF-8: FileError at the first such byte.
-void check_bytes(std::string_view text, std::string_view file);
-
-/// `s` as a double-quoted YAML scalar, control characters escaped.
-std::string yaml_quoted(std::string_view s);
-
-/// `s` as a plain scalar when it reads back as the same string in block and flow context
-/// alike, otherwise as yaml_quoted(s).
-std::string yaml_scalar(std::string_view s);
-
-/// "a, b, c".
-std::string join_words(std::span<const std::string_view> words);
 
 /// One `key: value` entry of a mapping whose keys are scalars.
 struct Field {
@@ -69,13 +39,19 @@ struct Fields {
 /// file name given at construction.
 class StrictYaml {
  public:
-  explicit StrictYaml(std::string_view file) : file_(file) {}
+  /// `max_bytes` bounds the text parse() accepts.
+  explicit StrictYaml(std::string_view file, std::uint64_t max_bytes = limits::kMaxFileBytes)
+      : file_(file), max_bytes_(max_bytes) {}
 
   const std::string& file() const { return file_; }
 
   /// Checks the bytes, then parses `text` as exactly one YAML document whose nesting and
   /// aliases are within limits::kMaxNesting and limits::kMaxAliases. A second document is an
-  /// error at its start; yaml-cpp's own errors come back as "invalid YAML: …".
+  /// error at its start; yaml-cpp's own errors come back as "invalid YAML: …". Tags are
+  /// honoured or refused: a node may carry only a YAML core schema tag that fits it (!!str,
+  /// !!int, !!float, !!bool or !!null on a scalar, !!seq on a sequence, !!map on a mapping),
+  /// and the typed readers below accept a tagged value only where its type is expected. A
+  /// scalar whose escapes spell a control character refused in check_bytes() is refused.
   YAML::Node parse(const std::string& text) const;
 
   [[noreturn]] void fail_at(int line, int column, std::string message) const;
@@ -104,13 +80,23 @@ class StrictYaml {
   /// "missing required key 'K' in WHAT", at the mapping.
   const Field& require(const Fields& fields, std::string_view key, std::string_view what) const;
 
-  /// A scalar value.
+  /// Whether `n` is a string: a scalar that is plain and untagged, quoted, or tagged !!str.
+  static bool is_string(const YAML::Node& n);
+  /// A tag as written: "!!int" for yaml-cpp's "tag:yaml.org,2002:int".
+  static std::string tag_name(std::string_view tag);
+
+  /// A string value (see is_string(); `!!bool x` is refused).
   std::string text(const Field& f) const;
-  /// A non-empty scalar value.
+  /// A non-empty string value.
   std::string nonempty(const Field& f) const;
-  /// A plain (untagged, unquoted) scalar: where a number is expected, `"4"` and `!!str 4` are
-  /// strings and refused. Returns the scalar.
-  const std::string& plain_scalar(const Field& f, std::string_view expected) const;
+  /// A plain untagged scalar, or one tagged with the core tag `core` ("int", "bool"): where a
+  /// number is expected, `"4"` and `!!str 4` are strings and refused. Returns the scalar.
+  const std::string& plain_scalar(const Field& f, std::string_view expected,
+                                  std::string_view core) const;
+  /// The text of a Kubernetes quantity, which the API holds as a string: a string (see
+  /// is_string(): `"2"`, `!!str 4`, `2Gi`), or a number tagged !!int or !!float whose text is
+  /// a number. `expected` words the quantity in messages.
+  const std::string& quantity_text(const Field& f, std::string_view expected) const;
   /// A plain decimal integer [-+]?[0-9]+ within [min, max]; out of range names the value and
   /// the bound. `expected` words the integer ("an integer", "a non-negative integer").
   std::int64_t integer(const Field& f, std::int64_t min, std::int64_t max,
@@ -122,6 +108,7 @@ class StrictYaml {
 
  private:
   std::string file_;
+  std::uint64_t max_bytes_;
 };
 
 }  // namespace preemptcheck

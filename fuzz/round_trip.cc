@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "files/counterexample_yaml.h"
+#include "files/kube_names.h"
 #include "files/kubectl_import.h"
 #include "files/scenario_yaml.h"
+#include "files/yaml_text.h"
 
 namespace preemptcheck::fuzz {
 namespace {
@@ -128,6 +130,119 @@ std::optional<std::string> scenario_difference(const Scenario& a, const Scenario
   return std::nullopt;
 }
 
+// What a loaded scenario never holds: a control character the bytes rule refuses (C0 but tab,
+// newline and carriage return; DEL; C1) in any string, written raw or as an escape; or a name
+// that is not a DNS-1123 subdomain (the scenario's, its nodes', pods' and PDBs').
+std::optional<std::string> scenario_rule_broken(const Scenario& s) {
+  std::vector<std::pair<std::string, std::string_view>> strings = {
+      {"name", s.name}, {"description", s.description}, {"profile", s.profile}};
+  std::vector<std::pair<std::string, std::string_view>> names = {{"name", s.name}};
+  for (const NodeSpec& n : s.nodes)
+    names.emplace_back("node name", n.name);
+  for (const PodSpec& p : s.pods) {
+    names.emplace_back("pod name", p.name);
+    strings.emplace_back("pod node", p.node);
+    for (const auto& [k, v] : p.labels) {
+      strings.emplace_back("label key", k);
+      strings.emplace_back("label value", v);
+    }
+  }
+  for (const PdbSpec& p : s.pdbs) {
+    names.emplace_back("PDB name", p.name);
+    for (const auto& [k, v] : p.selector) {
+      strings.emplace_back("selector key", k);
+      strings.emplace_back("selector value", v);
+    }
+  }
+  for (const auto& [what, text] : names) {
+    if (std::string problem = dns1123_subdomain_problem(text); !problem.empty())
+      return fmt::format("a {} was accepted that is not a DNS-1123 subdomain: {}", what, problem);
+    strings.emplace_back(what, text);
+  }
+  for (const auto& [what, text] : strings) {
+    if (const unsigned c = control_character(text))
+      return fmt::format("the {} holds control character U+{:04X}", what, c);
+  }
+  return std::nullopt;
+}
+
+// `written` (canonical scenario text) with `edit` applied to each node and pod line's value of
+// `key` (a flow entry "key: value"); the lines of other keys are left alone.
+template <class Edit>
+std::string edit_entries(const std::string& written, std::string_view key, Edit edit) {
+  std::string out;
+  std::size_t from = 0;
+  while (from < written.size()) {
+    const std::size_t end = std::min(written.find('\n', from), written.size());
+    std::string line = written.substr(from, end - from);
+    if (line.starts_with("  - {name: ")) {
+      const std::string entry = fmt::format(", {}: ", key);
+      if (const auto at = line.find(entry); at != std::string::npos) {
+        const std::size_t value = at + entry.size();
+        const std::size_t stop = line.find_first_of(",}", value);
+        line.replace(value, stop - value, edit(line.substr(value, stop - value)));
+      }
+    }
+    out += line + "\n";
+    from = end + 1;
+  }
+  return out;
+}
+
+// The value rules that keep no trace in a Scenario, checked on a canonical text: a quantity
+// quoted or tagged !!str is the same quantity (the API holds quantities as strings); a quoted
+// priority is refused at its position (integers stay integers); a PDB written as
+// max-unavailable = the pods it selects − min-available loads back to the same min-available.
+std::optional<std::string> value_rules_broken(const Scenario& s, const std::string& written) {
+  for (const char* form : {"\"{}\"", "!!str {}"}) {
+    std::string text = written;
+    for (std::string_view key : {"cpu", "memory"}) {
+      text = edit_entries(text, key,
+                          [&](const std::string& v) { return fmt::format(fmt::runtime(form), v); });
+    }
+    try {
+      if (auto d = scenario_difference(s, load_scenario_text(text, "quoted")))
+        return fmt::format("quoted quantities read otherwise: {}\n--- quoted ---\n{}", *d, text);
+    } catch (const FileError& e) {
+      return fmt::format("quoted quantities are refused: {}\n--- quoted ---\n{}", e.what(), text);
+    }
+  }
+  if (!s.pods.empty()) {
+    const std::string text =
+        edit_entries(written, "priority", [](const std::string& v) { return "\"" + v + "\""; });
+    try {
+      load_scenario_text(text, "quoted");
+      return fmt::format("a quoted priority was accepted\n--- quoted ---\n{}", text);
+    } catch (const FileError& e) {
+      if (e.line == 0 ||
+          e.message.find("for 'priority', got the quoted string") == std::string::npos)
+        return fmt::format("a quoted priority is refused otherwise: {}", e.what());
+    }
+  }
+  std::string text = written;
+  for (const PdbSpec& p : s.pdbs) {
+    const auto selected = std::count_if(s.pods.begin(), s.pods.end(), [&](const PodSpec& pod) {
+      return std::all_of(p.selector.begin(), p.selector.end(), [&](const auto& kv) {
+        const auto it = pod.labels.find(kv.first);
+        return it != pod.labels.end() && it->second == kv.second;
+      });
+    });
+    if (p.min_available > selected)
+      continue;  // max-unavailable cannot say it
+    const std::string from = fmt::format("min-available: {}}}", p.min_available);
+    const std::string line = fmt::format("  - {{name: {}, ", yaml_scalar(p.name));
+    const auto at = text.find(from, text.find(line + "selector: "));
+    text.replace(at, from.size(), fmt::format("max-unavailable: {}}}", selected - p.min_available));
+  }
+  try {
+    if (auto d = scenario_difference(s, load_scenario_text(text, "max-unavailable")))
+      return fmt::format("max-unavailable reads otherwise: {}\n--- text ---\n{}", *d, text);
+  } catch (const FileError& e) {
+    return fmt::format("max-unavailable is refused: {}\n--- text ---\n{}", e.what(), text);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> counterexample_difference(const Counterexample& a,
                                                      const Counterexample& b) {
   auto differs = [](std::string_view field, const auto& x, const auto& y) {
@@ -198,6 +313,8 @@ std::optional<std::string> scenario_round_trip(std::string_view bytes) {
   } catch (const FileError&) {
     return std::nullopt;  // refused input is the reader doing its job
   }
+  if (auto broken = scenario_rule_broken(first))
+    return *broken;
   const std::string written = scenario_to_yaml(first);
   Scenario second;
   try {
@@ -214,7 +331,7 @@ std::optional<std::string> scenario_round_trip(std::string_view bytes) {
     return fmt::format("writing is not stable\n--- first ---\n{}\n--- second ---\n{}", written,
                        rewritten);
   }
-  return std::nullopt;
+  return value_rules_broken(first, written);
 }
 
 std::optional<std::string> counterexample_round_trip(std::string_view bytes) {
@@ -223,6 +340,13 @@ std::optional<std::string> counterexample_round_trip(std::string_view bytes) {
     first = load_counterexample_text(bytes, "input");
   } catch (const FileError&) {
     return std::nullopt;
+  }
+  if (auto broken = scenario_rule_broken(first.scenario))
+    return "scenario: " + *broken;
+  for (const std::string_view text :
+       {std::string_view(first.property), std::string_view(first.message)}) {
+    if (const unsigned c = control_character(text))
+      return fmt::format("the property or message holds control character U+{:04X}", c);
   }
   const std::string written = counterexample_to_yaml(first, "input.yaml");
   Counterexample second;
@@ -279,6 +403,12 @@ std::optional<std::string> kubectl_import_round_trip(std::string_view bytes) {
                                      [](const PodSpec& p) { return p.node.empty(); });
   if (pending != imported.pending) {
     return fmt::format("pending is {} but {} pods have no node", imported.pending, pending);
+  }
+  // The user is told that nothing is expected, and when nothing is pending.
+  const bool says_idle = std::any_of(imported.notes.begin(), imported.notes.end(),
+                                     [](auto& n) { return n.starts_with("no pod is pending"); });
+  if (says_idle != (pending == 0) || imported.notes.size() != (pending == 0 ? 2u : 1u)) {
+    return fmt::format("the notes do not match {} pending pods: {}", pending, imported.notes);
   }
   return scenario_round_trip(written);
 }

@@ -11,12 +11,18 @@
 namespace preemptcheck::fuzz {
 
 /// Loads `bytes` as a scenario file. A refused input (FileError) is fine and gives nullopt. An
-/// accepted one is written with scenario_to_yaml() and loaded again; the result must equal the
-/// first load field by field, and writing it again must give the same text. Returns what
-/// differs, or nullopt. Any exception other than FileError propagates: it is a finding too.
+/// accepted one must hold no control character the bytes rule refuses (C0 but tab, newline and
+/// carriage return; DEL; C1), raw or escaped, in any string, and only DNS-1123 names; it is
+/// written with scenario_to_yaml() and loaded again; the result must equal the first load
+/// field by field, and writing it again must give the same text. The written text with its
+/// quantities quoted, or tagged !!str, must load to the same value; with a priority quoted it
+/// must be refused at that value; with each PDB as max-unavailable (where that can say its
+/// min-available) it must load to the same value. Returns what differs, or nullopt. Any
+/// exception other than FileError propagates: it is a finding too.
 std::optional<std::string> scenario_round_trip(std::string_view bytes);
 
-/// The same for a counterexample file, written with counterexample_to_yaml(): the property,
+/// The same for a counterexample file, written with counterexample_to_yaml() (its scenario,
+/// property and message free of control characters, its names valid): the property,
 /// messages, found-by, the inline scenario and switches, and every step's action, text and
 /// fingerprint must survive; the rewritten file's digest must match its scenario.
 std::optional<std::string> counterexample_round_trip(std::string_view bytes);
@@ -28,7 +34,8 @@ std::optional<std::string> counterexample_round_trip(std::string_view bytes);
 /// have refused at its position, or building a scenario it should not have. A successful
 /// import's scenario is written with scenario_to_yaml() and must load back equal, field by
 /// field, and round-trip as scenario_round_trip() requires; its `pending` count must be the
-/// number of its pods without a node. Returns what is wrong, or nullopt; any other exception
+/// number of its pods without a node, and its notes say it has no expect: and, exactly when
+/// no pod is pending, that none is. Returns what is wrong, or nullopt; any other exception
 /// propagates.
 std::optional<std::string> kubectl_import_round_trip(std::string_view bytes);
 
