@@ -292,6 +292,8 @@ TEST(Replay, UnderReferenceTheScheduleBecomesImpossibleAndTheBlockerIsNamed) {
   EXPECT_NE(r.err.find("blocked by inflight=on (the file's inflight=off enables it)"),
             std::string::npos)
       << r.err;
+  // The blocker stands under the result too, where the reader of the output looks.
+  EXPECT_NE(r.out.find("(exit 2)\n  blocked by inflight=on"), std::string::npos) << r.out;
 }
 
 TEST(Replay, UnderReferenceTheScheduleRunsWithEveryPropertyHolding) {

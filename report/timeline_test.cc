@@ -79,6 +79,17 @@ TEST(Timeline, MarksTheStepWhereThePropertyBreaks) {
   EXPECT_EQ(t->steps[2].lane, Lane::kQueueFlush);
 }
 
+TEST(Timeline, WritesTheClusterInKubernetesQuantities) {
+  Scenario s = two_victims("off");
+  s.nodes[0].memory = std::int64_t{16} << 30;
+  s.pods[0].memory = std::int64_t{512} << 20;
+  std::string error;
+  const auto t = make_timeline(source_of(s, kDoubleVictim), fake_state, error);
+  ASSERT_TRUE(t.has_value()) << error;
+  EXPECT_EQ(t->cluster[0], "node node-a: cpu 4, memory 16Gi");
+  EXPECT_NE(t->cluster[1].find("cpu 2, memory 512Mi"), std::string::npos) << t->cluster[1];
+}
+
 TEST(Timeline, MarksNothingWhenThePropertyHolds) {
   std::string error;
   const std::vector<std::string> prefix(kDoubleVictim.begin(), kDoubleVictim.end() - 1);
