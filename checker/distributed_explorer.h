@@ -104,6 +104,7 @@ class DistributedExplorer {
   static constexpr unsigned kStopOom = 2;
   static constexpr unsigned kStopMemory = 4;
   static constexpr unsigned kStopTime = 8;
+  static constexpr unsigned kStopInterrupt = 16;
 
   // The rank that owns a fingerprint.
   int owner(std::uint64_t fingerprint) const {
@@ -133,6 +134,8 @@ class DistributedExplorer {
       result_.limit = kMemoryLimit;
     } else if ((stop & kStopTime) != 0) {
       result_.limit = kTimeLimit;
+    } else if ((stop & kStopInterrupt) != 0) {
+      result_.limit = kInterrupted;
     }
     return stop != 0;
   }
@@ -204,7 +207,7 @@ class DistributedExplorer {
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
-  // This rank's clock and memory at the start of a level, as stop flags.
+  // This rank's clock, memory and interrupt flag at the start of a level, as stop flags.
   unsigned level_start_checks() const {
     unsigned stop = 0;
     if (is_time_up(limits_, clock_.seconds())) {
@@ -212,6 +215,9 @@ class DistributedExplorer {
     }
     if (is_over_memory_or_rss(limits_, memory_bytes())) {
       stop |= kStopMemory;
+    }
+    if (is_interrupted(limits_)) {
+      stop |= kStopInterrupt;
     }
     return stop;
   }

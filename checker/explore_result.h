@@ -18,6 +18,7 @@
 #include "checker/explore_types.h"
 #include "checker/model.h"
 #include "checker/peak_memory.h"
+#include "checker/temp_file.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -276,10 +277,17 @@ inline bool is_over_memory(const Limits& limits, std::uint64_t bytes) {
   return limits.max_memory_bytes && bytes > *limits.max_memory_bytes;
 }
 
-/// Whether the explorer's `bytes` or the process's resident set pass the memory bound.
+/// Whether the explorer's `bytes` or the process's resident set with its temporary files in
+/// memory (TempFile::bytes_in_memory) pass the memory bound.
 inline bool is_over_memory_or_rss(const Limits& limits, std::uint64_t bytes) {
   return limits.max_memory_bytes &&
-         (bytes > *limits.max_memory_bytes || current_rss_bytes() > *limits.max_memory_bytes);
+         (bytes > *limits.max_memory_bytes ||
+          current_rss_bytes() + TempFile::bytes_in_memory() > *limits.max_memory_bytes);
+}
+
+/// Whether a signal asked the search to stop (Limits::interrupt).
+inline bool is_interrupted(const Limits& limits) {
+  return limits.interrupt != nullptr && limits.interrupt->load(std::memory_order_relaxed) != 0;
 }
 
 /// The progress counters: `states` and `transitions` so far, `queue` states waiting and

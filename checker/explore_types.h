@@ -3,6 +3,7 @@
 // level-synchronous and distributed explorers and by every caller of explore().
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -33,6 +34,8 @@ inline constexpr std::string_view kMemoryLimit = "memory limit";
 inline constexpr std::string_view kOutOfMemory = "out of memory";
 /// A temporary file of the search (checker/temp_file.h) could not be written or read.
 inline constexpr std::string_view kTempFileLimit = "temporary file";
+/// A signal asked the search to stop (Limits::interrupt).
+inline constexpr std::string_view kInterrupted = "interrupted";
 
 /// Bounds on a search; an empty bound is no bound.
 ///  - max_states: at most this many distinct states are stored. The step that would discover
@@ -44,17 +47,21 @@ inline constexpr std::string_view kTempFileLimit = "temporary file";
 ///    the search with "time-limit") and then every few hundred expansions.
 ///  - max_memory_bytes: checked before each level, before the explorer's tables grow and
 ///    every few hundred expansions, against the explorer's own accounting of its tables and
-///    against the process's resident set; the search stops with "memory limit" before it
-///    would pass the bound.
-/// A search stopped by time or memory in the middle of a level reports the figures as of the
-/// start of that level (every state of the level discovered, none expanded): what the
-/// sequential search would report had it stopped at the level's first expansion. A
-/// std::bad_alloc during the search stops it the same way with "out of memory".
+///    against the process's resident set, each plus the bytes of the process's temporary files
+///    that live in memory (on a tmpfs or ramfs: TempFile::bytes_in_memory()); the search
+///    stops with "memory limit" before it would pass the bound.
+///  - interrupt: a flag a signal handler sets (lock-free, so async-signal-safe); once it is
+///    non-zero the search stops with "interrupted" where it looks at the time limit.
+/// A search stopped by time, memory or an interrupt in the middle of a level reports the
+/// figures as of the start of that level (every state of the level discovered, none
+/// expanded): what the sequential search would report had it stopped at the level's first
+/// expansion. A std::bad_alloc during the search stops it the same way with "out of memory".
 struct Limits {
   std::optional<std::uint64_t> max_states;
   std::optional<std::uint32_t> max_depth;
   std::optional<double> time_limit_seconds;
   std::optional<std::uint64_t> max_memory_bytes = std::nullopt;
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 /// Counters of a search, so far or at its end.
@@ -117,10 +124,11 @@ std::string_view property_status_name(PropertyStatus status);
 /// Everything a search reports apart from the counterexample itself.
 struct Summary {
   Outcome outcome = Outcome::kHolds;
-  /// kMaxStatesLimit, kMaxDepthLimit or kTimeLimit when a limit stopped the search (even if
+  /// One of the limit names above when a limit or an interrupt stopped the search (even if
   /// a violation was already found), otherwise empty.
   std::string limit;
-  /// What went wrong, for kTempFileLimit: the file's directory and the system's error.
+  /// What went wrong, for kTempFileLimit: the file's directory and the system's error; for
+  /// kInterrupted, the caller may name the signal.
   std::string limit_detail;
   Stats stats;
   std::vector<PropertyInfo> properties;  ///< the model's properties

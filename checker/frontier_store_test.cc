@@ -3,6 +3,8 @@
 // resumed part way; the chunks given back to the pool; and a temporary file that cannot be
 // created reported as TempFileError, never as a silent loss.
 #include <gtest/gtest.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -221,6 +223,29 @@ TEST(TempFileTest, AFileThatCannotBeCreatedIsAnError) {
         }
       },
       TempFileError);
+}
+
+TEST(TempFileTest, AFileOnATmpfsIsCountedAsMemoryUntilClosed) {
+  struct statfs info {};
+  if (::statfs("/dev/shm", &info) != 0 || static_cast<std::uint64_t>(info.f_type) != 0x01021994 ||
+      ::access("/dev/shm", W_OK) != 0) {
+    GTEST_SKIP() << "needs a writable tmpfs at /dev/shm";
+  }
+  const ScopedTmpdir tmpdir("/dev/shm");
+  const std::uint64_t before = TempFile::bytes_in_memory();
+  const std::vector<char> data(1 << 20, 'x');
+  {
+    TempFile file;
+    file.append(data.data(), data.size());
+    file.append(data.data(), 100);
+    EXPECT_TRUE(file.is_in_memory());
+    EXPECT_EQ(TempFile::bytes_in_memory(), before + data.size() + 100);
+    TempFile moved = std::move(file);
+    EXPECT_EQ(TempFile::bytes_in_memory(), before + data.size() + 100);
+    moved = TempFile();
+    EXPECT_EQ(TempFile::bytes_in_memory(), before);
+  }
+  EXPECT_EQ(TempFile::bytes_in_memory(), before);
 }
 
 }  // namespace

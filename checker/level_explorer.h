@@ -424,7 +424,7 @@ class LevelExplorer {
     if (table_) {
       bytes += table_->bytes();
     }
-    return bytes;
+    return bytes + TempFile::bytes_in_memory();
   }
 
   // Whether `more` bytes fit under the memory bound; sets the limit when not.
@@ -436,12 +436,12 @@ class LevelExplorer {
     return true;
   }
 
-  // Looks at the clock: time and memory limits, progress; returns false to stop. On the
-  // calling thread only.
+  // Looks at the clock: time and memory limits, an interrupt, progress; returns false to
+  // stop. On the calling thread only.
   bool on_clock(bool level_start) {
     const double seconds = clock_.seconds();
-    if (is_time_up(limits_, seconds)) {
-      result_.limit = kTimeLimit;
+    if (is_time_up(limits_, seconds) || is_interrupted(limits_)) {
+      result_.limit = is_time_up(limits_, seconds) ? kTimeLimit : kInterrupted;
       return false;
     }
     if (limits_.max_memory_bytes && (level_start || seconds >= next_rss_)) {

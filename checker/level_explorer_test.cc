@@ -4,9 +4,15 @@
 // figures at every limit — and the per-property, memory, out-of-memory and progress paths
 // behave as explorer.h documents.
 #include <gtest/gtest.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <new>
 #include <optional>
@@ -20,6 +26,8 @@
 #include "checker/frontier_store.h"
 #include "checker/model.h"
 #include "checker/peak_memory.h"
+#include "checker/temp_file.h"
+#include "checker/trace_store.h"
 
 namespace preemptcheck::checker {
 namespace {
@@ -494,6 +502,138 @@ TEST(checkerLevelExplorer, ReportsCollisionProbabilities) {
   EXPECT_DOUBLE_EQ(result.stats.collision_probability, n * (n - 1) / 0x1p65);
   EXPECT_DOUBLE_EQ(result.stats.collision_probability_optimistic, n * (m - n) / 0x1p64);
   EXPECT_GT(result.stats.collision_probability, 0);
+}
+
+// --- Interrupts (Limits::interrupt) --------------------------------------------------------
+
+TEST(checkerLevelExplorer, AnInterruptStopsWithPartialFigures) {
+  for (unsigned threads = 1; threads <= 2; ++threads) {
+    std::atomic<int> flag{0};
+    Limits limits;
+    limits.interrupt = &flag;
+    ExploreOptions<int> opts;
+    opts.threads = threads;
+    opts.progress_interval_seconds = 0;
+    int calls = 0;
+    // The flag is raised where a signal handler would raise it: in the middle of the search.
+    opts.progress = [&](const Stats&) {
+      if (++calls == 5)
+        flag.store(2);
+    };
+    const auto result = explore(Grid(2000), limits, opts);
+    EXPECT_EQ(result.outcome, Outcome::kLimitReached);
+    EXPECT_EQ(result.limit, kInterrupted);
+    EXPECT_GT(result.stats.states, 1U);
+    EXPECT_LT(result.stats.states, 2001U * 2001U);
+    EXPECT_EQ(result.stats.depth + 1, result.level_starts.size());
+  }
+}
+
+TEST(checkerLevelExplorer, AnInterruptBeforeTheSearchStopsAtTheInitialState) {
+  const std::atomic<int> flag{15};
+  Limits limits;
+  limits.interrupt = &flag;
+  const auto result = explore(Grid(100), limits);
+  EXPECT_EQ(result.limit, kInterrupted);
+  EXPECT_EQ(result.stats.states, 1U);
+}
+
+TEST(checkerLevelExplorer, AViolationFoundBeforeAnInterruptStands) {
+  Grid grid(2000);
+  grid.bad_ = 20;
+  std::atomic<int> flag{0};
+  Limits limits;
+  limits.interrupt = &flag;
+  ExploreOptions<int> opts;
+  opts.stop_at_violation = false;  // the search goes on past the violation
+  opts.progress_interval_seconds = 0;
+  opts.progress = [&](const Stats& stats) {
+    if (stats.depth > 40)
+      flag.store(2);
+  };
+  const auto result = explore(grid, limits, opts);
+  EXPECT_EQ(result.outcome, Outcome::kViolated);
+  EXPECT_EQ(result.limit, kInterrupted);
+  ASSERT_TRUE(result.violation.has_value());
+  EXPECT_EQ(result.violation->path.size(), 20U);
+  EXPECT_LT(result.stats.depth, 200U);
+}
+
+TEST(checkerSequentialExplorer, AnInterruptStopsTheEdgeSearch) {
+  std::atomic<int> flag{0};
+  Limits limits;
+  limits.interrupt = &flag;
+  ExploreOptions<int> opts;
+  std::uint64_t edges = 0;
+  opts.on_edge = [&](std::uint32_t, std::uint32_t, const int&, bool) {
+    if (++edges == 5000)
+      flag.store(2);
+  };
+  const auto result = explore(Grid(300), limits, opts);
+  EXPECT_EQ(result.outcome, Outcome::kLimitReached);
+  EXPECT_EQ(result.limit, kInterrupted);
+  EXPECT_GT(result.stats.states, 1U);
+  EXPECT_LT(result.stats.states, 301U * 301U);
+}
+
+// --- Temporary files in memory (tmpfs) count against the memory bound ------------------------
+
+// Sets TMPDIR for the test's scope.
+class ScopedTmpdir {
+ public:
+  explicit ScopedTmpdir(const std::string& dir) {
+    if (const char* old = std::getenv("TMPDIR"))
+      old_ = old;
+    setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~ScopedTmpdir() {
+    if (old_)
+      setenv("TMPDIR", old_->c_str(), 1);
+    else
+      unsetenv("TMPDIR");
+  }
+  ScopedTmpdir(const ScopedTmpdir&) = delete;
+  ScopedTmpdir& operator=(const ScopedTmpdir&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+// Whether `dir` is a writable directory on a tmpfs (`want_tmpfs`) or on anything else.
+bool is_usable(const std::string& dir, bool want_tmpfs) {
+  struct statfs info {};
+  return ::statfs(dir.c_str(), &info) == 0 && ::access(dir.c_str(), W_OK) == 0 &&
+         (static_cast<std::uint64_t>(info.f_type) == 0x01021994) == want_tmpfs;
+}
+
+TEST(checkerLevelExplorer, TemporaryFilesOnATmpfsCountAsMemory) {
+  const std::string tmpfs = "/dev/shm";
+  const std::string disk = std::filesystem::current_path().string();
+  if (!is_usable(tmpfs, true) || !is_usable(disk, false))
+    GTEST_SKIP() << "needs a writable tmpfs at /dev/shm and a writable disk directory";
+  const Grid grid(1500);
+  const auto on = [&](const std::string& dir, const Limits& limits) {
+    const ScopedTmpdir tmpdir(dir);
+    return explore(grid, limits);
+  };
+  const auto on_disk = on(disk, Limits{});
+  const auto in_memory = on(tmpfs, Limits{});
+  ASSERT_EQ(on_disk.outcome, Outcome::kHolds);
+  ASSERT_EQ(in_memory.outcome, Outcome::kHolds);
+  // The trace's records past the newest kTail live in the file: 16 bytes each.
+  const std::uint64_t records = on_disk.stats.states - 1;
+  const std::uint64_t file_bytes = records / TraceStore::kTail * TraceStore::kTail * 16;
+  ASSERT_GT(file_bytes, 16U << 20);
+  EXPECT_EQ(in_memory.stats.memory_bytes, on_disk.stats.memory_bytes + file_bytes);
+  EXPECT_EQ(TempFile::bytes_in_memory(), 0U);  // every file closed
+  // A bound that the search on disk keeps, with room for half the file: on a tmpfs the file
+  // takes the search past it.
+  Limits limits;
+  limits.max_memory_bytes = std::max(peak_rss_bytes(), on_disk.stats.memory_bytes) + file_bytes / 2;
+  EXPECT_EQ(on(disk, limits).outcome, Outcome::kHolds);
+  const auto bounded = on(tmpfs, limits);
+  EXPECT_EQ(bounded.outcome, Outcome::kLimitReached);
+  EXPECT_EQ(bounded.limit, kMemoryLimit);
 }
 
 }  // namespace

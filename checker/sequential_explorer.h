@@ -163,11 +163,16 @@ class SequentialExplorer {
     return path;
   }
 
-  // Looks at the clock: reports progress; returns false once the time limit has passed.
+  // Looks at the clock: reports progress; returns false once the time limit has passed or a
+  // signal asked the search to stop.
   bool on_clock() {
     const double seconds = clock_.seconds();
     if (is_time_up(limits_, seconds)) {
       result_.limit = kTimeLimit;
+      return false;
+    }
+    if (is_interrupted(limits_)) {
+      result_.limit = kInterrupted;
       return false;
     }
     if (opts_.progress && seconds >= next_progress_) {

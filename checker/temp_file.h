@@ -3,7 +3,9 @@
 // past the memory it may keep (checker/frontier_store.h) — as TLC keeps its trace and its
 // queue on disk. The file has no name once created, so it is gone when the process ends, by
 // any path. The operating system's page cache holds it while memory is free; the process's
-// own memory does not.
+// own memory does not — unless the directory is a tmpfs (a common /tmp), where the file is
+// memory that no disk backs: bytes_in_memory() counts such files' bytes, and the memory bound
+// (checker/explore_types.h, Limits::max_memory_bytes) counts them with the explorer's own.
 //
 // Any failure to create, write or read it throws TempFileError, which the search reports as
 // a stop with nothing proven (exit 3), never as a pass.
@@ -17,7 +19,11 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
 
 namespace preemptcheck::checker {
 
@@ -32,17 +38,21 @@ class TempFile {
   TempFile() = default;
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
-  TempFile(TempFile&& other) noexcept : fd_(other.fd_), size_(other.size_) {
+  TempFile(TempFile&& other) noexcept
+      : fd_(other.fd_), size_(other.size_), in_memory_(other.in_memory_) {
     other.fd_ = -1;
     other.size_ = 0;
+    other.in_memory_ = false;
   }
   TempFile& operator=(TempFile&& other) noexcept {
     if (this != &other) {
       close_file();
       fd_ = other.fd_;
       size_ = other.size_;
+      in_memory_ = other.in_memory_;
       other.fd_ = -1;
       other.size_ = 0;
+      other.in_memory_ = false;
     }
     return *this;
   }
@@ -50,6 +60,14 @@ class TempFile {
 
   /// Bytes written so far.
   std::size_t size() const { return size_; }
+
+  /// Whether the file lives in memory: its directory is a tmpfs or ramfs.
+  bool is_in_memory() const { return in_memory_; }
+
+  /// The bytes of this process's open temporary files that live in memory, over all threads.
+  static std::uint64_t bytes_in_memory() {
+    return memory_counter().load(std::memory_order_relaxed);
+  }
 
   /// Appends `length` bytes; returns the offset they start at.
   std::size_t append(const void* data, std::size_t length) {
@@ -69,6 +87,9 @@ class TempFile {
       done += static_cast<std::size_t>(n);
     }
     size_ += length;
+    if (in_memory_) {
+      memory_counter().fetch_add(length, std::memory_order_relaxed);
+    }
     return at;
   }
 
@@ -107,6 +128,18 @@ class TempFile {
       fail("create");
     }
     ::unlink(name.c_str());
+    struct statfs info {};
+    in_memory_ = ::fstatfs(fd_, &info) == 0 && (static_cast<std::uint64_t>(info.f_type) == kTmpfs ||
+                                                static_cast<std::uint64_t>(info.f_type) == kRamfs);
+  }
+
+  // statfs(2)'s f_type of the file systems that keep files in memory (linux/magic.h).
+  static constexpr std::uint64_t kTmpfs = 0x01021994;
+  static constexpr std::uint64_t kRamfs = 0x858458f6;
+
+  static std::atomic<std::uint64_t>& memory_counter() {
+    static std::atomic<std::uint64_t> bytes{0};
+    return bytes;
   }
 
   [[noreturn]] static void fail(const char* what) {
@@ -121,10 +154,15 @@ class TempFile {
       ::close(fd_);
       fd_ = -1;
     }
+    if (in_memory_) {
+      memory_counter().fetch_sub(size_, std::memory_order_relaxed);
+      in_memory_ = false;
+    }
   }
 
   int fd_ = -1;
   std::size_t size_ = 0;
+  bool in_memory_ = false;
 };
 
 }  // namespace preemptcheck::checker

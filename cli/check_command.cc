@@ -6,16 +6,21 @@
 #include <fmt/ostream.h>
 
 #include <unistd.h>
+#include <climits>
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <ostream>
 #include <thread>
 
 #include "checker/explore_auto.h"
+#include "cli/interrupt_signals.h"
 #include "files/counterexample_yaml.h"
+#include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "properties/schedule.h"
 #include "properties/world_model.h"
@@ -47,6 +52,28 @@ std::string command_line(const CheckOptions& o) {
   if (o.stop_at_first)
     out += " --stop-at-first";
   return out;
+}
+
+// Why `check --out DIR` could not write its counterexamples, found before the search: the
+// directory (or the one it would be created in) cannot take files, or a file's path would be
+// too long for the system. Empty when they can be written.
+std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
+  if (auto problem = output_directory_problem(o.out_dir))
+    return *problem;
+  for (const spec::PropertyDef& d : spec::property_table()) {
+    if (d.is_witness || !o.checked.test(static_cast<size_t>(d.id)))
+      continue;
+    // Room for the temporary name the file is written under first (files/output_file.h).
+    const std::string path =
+        (std::filesystem::path(o.out_dir) / counterexample_file_name(d.name, scenario)).string();
+    if (path.size() + 32 >= PATH_MAX) {
+      return fmt::format(
+          "cannot write in '{}': {} (a counterexample's path would have {} bytes; "
+          "the system takes fewer than {})",
+          o.out_dir, std::strerror(ENAMETOOLONG), path.size(), PATH_MAX - 32);
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -171,9 +198,23 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
+  // The output directory is checked before the search, by the rank that writes (all ranks
+  // return the same status): a search is not thrown away for a directory that cannot be used.
+  if (!options.out_dir.empty()) {
+    const std::string problem =
+        checker::mpi::is_lead_rank() ? out_problem(options, scenario) : std::string();
+    if (checker::mpi::from_lead_rank(problem.empty() ? 0 : 1) != 0) {
+      if (!problem.empty())
+        fmt::print(err, "preemptcheck: {}; nothing was searched\n", problem);
+      return kExitBadInput;
+    }
+  }
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
   checker::Limits limits = options.limits;
+  // SIGINT and SIGTERM stop the search at its next safe point; what it found is reported.
+  const InterruptSignals signals;
+  limits.interrupt = signals.flag();
   limits.max_memory_bytes = options.max_memory ? *options.max_memory : default_max_memory();
   if (limits.max_memory_bytes == std::optional<std::uint64_t>(0))
     limits.max_memory_bytes.reset();
@@ -199,6 +240,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   spec::BlockingRoundTrips trips = model.peak_round_trips();
   trips.sync = checker::mpi::max_over_ranks(trips.sync);
   trips.async = checker::mpi::max_over_ranks(trips.async);
+  if (r.limit == checker::kInterrupted) {
+    const int signal = signals.flag()->load();
+    r.limit_detail = signal != 0 ? InterruptSignals::signal_name(signal)
+                                 : std::string("a signal to another rank");
+  }
   const int rc = r.outcome == checker::Outcome::kHolds      ? kExitHolds
                  : r.outcome == checker::Outcome::kViolated ? kExitViolated
                                                             : kExitLimit;
@@ -227,41 +273,34 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       others.push_back({&*entry.violation, report::trace(other_schedules.back()), ""});
     }
   }
+  // A file that cannot be written after all (a full disk) costs the file, not the verdict:
+  // the result is printed in full, the error named, and the exit code stays the verdict's.
   std::string written;
+  std::string write_error;
   if (r.violation && !options.out_dir.empty()) {
     // One file per violated property, each with that property's own counterexample.
-    const auto write = [&](const Schedule& s,
-                           const checker::Violation<Action>& v) -> std::optional<std::string> {
-      std::string error;
+    const auto write = [&](const Schedule& s, const checker::Violation<Action>& v) {
       FoundBy found_by;
       found_by.states = r.stats.states;
       auto path = write_counterexample(
           to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
-          error);
-      if (!path)
-        fmt::print(err, "preemptcheck: {}\n", error);
-      return path;
+          write_error);
+      return path.value_or(std::string());
     };
-    const auto path = write(*schedule, *r.violation);
-    if (!path)
-      return kExitBadInput;
-    written = *path;
-    for (std::size_t i = 0; i < others.size(); ++i) {
-      const auto other = write(other_schedules[i], *others[i].violation);
-      if (!other)
-        return kExitBadInput;
-      others[i].written = *other;
-    }
+    written = write(*schedule, *r.violation);
+    for (std::size_t i = 0; i < others.size() && write_error.empty(); ++i)
+      others[i].written = write(other_schedules[i], *others[i].violation);
   }
   report::CheckReport shown{scenario, source,          r,       trips,
                             steps,    options.checked, written, std::move(others)};
+  shown.write_error = write_error;
   if (gated) {
     shown.expectations = &expectations;
     if (!options.junit_path.empty()) {
-      std::ofstream junit(options.junit_path, std::ios::binary | std::ios::trunc);
-      junit << report::junit_xml(expectations, command_line(options), r.stats.seconds);
-      if (!junit) {
-        fmt::print(err, "preemptcheck: cannot write the JUnit report {}\n", options.junit_path);
+      if (const auto error = write_file_atomically(
+              options.junit_path,
+              report::junit_xml(expectations, command_line(options), r.stats.seconds))) {
+        fmt::print(err, "preemptcheck: the JUnit report: {}\n", *error);
         return kExitBadInput;
       }
     }
@@ -270,6 +309,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     report::print_check_json(shown, code, out);
   } else {
     report::print_check_text(shown, out);
+  }
+  if (!write_error.empty()) {
+    fmt::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", write_error, code);
   }
   return code;
 }

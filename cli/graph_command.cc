@@ -11,12 +11,13 @@
 #include <bitset>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <ostream>
+#include <sstream>
 
 #include "checker/graph.h"
 #include "files/counterexample_yaml.h"
+#include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/recorded.h"
@@ -30,10 +31,10 @@ extern char** environ;
 namespace preemptcheck::cli {
 namespace {
 
-// Runs `dot -Tsvg -o svg dot_file`; returns an error message on failure.
+// Runs `dot -Tsvg -o temp dot_file`; returns an error message naming `svg` on failure.
 std::optional<std::string> render_svg(const std::string& dot, const std::string& dot_file,
-                                      const std::string& svg) {
-  std::vector<std::string> words = {dot, "-Tsvg", "-o", svg, dot_file};
+                                      const std::string& temp, const std::string& svg) {
+  std::vector<std::string> words = {dot, "-Tsvg", "-o", temp, dot_file};
   std::vector<char*> argv;
   for (std::string& w : words)
     argv.push_back(w.data());
@@ -45,7 +46,7 @@ std::optional<std::string> render_svg(const std::string& dot, const std::string&
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0)
-    return fmt::format("cannot wait for {}", dot);
+    return fmt::format("cannot wait for {}: {}", dot, std::strerror(errno));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return fmt::format("'dot -Tsvg' failed (status {}) rendering {} to {}", status, dot_file, svg);
   }
@@ -191,11 +192,10 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
   if (o.dot_path == "-") {
     checker::write_dot(g, out);
   } else {
-    std::ofstream file(o.dot_path, std::ios::binary | std::ios::trunc);
-    checker::write_dot(g, file);
-    file.close();
-    if (!file) {
-      fmt::print(err, "preemptcheck graph: cannot write '{}'\n", o.dot_path);
+    std::ostringstream text;
+    checker::write_dot(g, text);
+    if (const auto error = write_file_atomically(o.dot_path, text.str())) {
+      fmt::print(err, "preemptcheck graph: {}\n", *error);
       return kExitBadInput;
     }
   }
@@ -206,8 +206,18 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
   if (o.dot_path != "-")
     fmt::print(summary, "dot        {}\n", o.dot_path);
   if (dot) {
-    if (auto error = render_svg(*dot, o.dot_path, o.svg_path)) {
-      fmt::print(err, "preemptcheck graph: {}\n", *error);
+    // dot writes a temporary file beside the SVG's path, renamed into place once complete.
+    std::string error;
+    std::optional<OutputFile> svg = OutputFile::create(o.svg_path, error);
+    if (svg) {
+      svg->release_descriptor();
+      if (auto failed = render_svg(*dot, o.dot_path, svg->temp_path(), o.svg_path))
+        error = std::move(*failed);
+      else
+        svg->commit(error);
+    }
+    if (!error.empty()) {
+      fmt::print(err, "preemptcheck graph: {}\n", error);
       return kExitBadInput;
     }
     fmt::print(summary, "svg        {}\n", o.svg_path);

@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <fstream>
 #include <ostream>
 #include <stdexcept>
 
 #include "cli/check_command.h"
 #include "files/kubectl_import.h"
+#include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "report/json.h"
 
@@ -30,11 +30,8 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
   const std::string yaml = scenario_to_yaml(s);
   const bool to_stdout = o.out_path.empty() || o.out_path == "-";
   if (!to_stdout) {
-    std::ofstream file(o.out_path, std::ios::binary | std::ios::trunc);
-    file << yaml;
-    file.close();
-    if (!file) {
-      fmt::print(err, "preemptcheck import: cannot write '{}'\n", o.out_path);
+    if (const auto error = write_file_atomically(o.out_path, yaml)) {
+      fmt::print(err, "preemptcheck import: {}\n", *error);
       return kExitBadInput;
     }
   }

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-# Runs every command with --json, on holding, violated, limited and failing inputs, and
-# validates each document against docs/json-schema/preemptcheck-output.schema.json; the
-# exit code must equal the document's exit_code. Exits 77 (skipped) without python3-jsonschema.
+# Runs every command with --json, on holding, violated, limited, interrupted and failing
+# inputs (a counterexample that cannot be written included), and validates each document
+# against docs/json-schema/preemptcheck-output.schema.json; the exit code must equal the
+# document's exit_code. Exits 77 (skipped) without python3-jsonschema.
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 try:
     import jsonschema
@@ -24,22 +27,35 @@ jsonschema.Draft202012Validator.check_schema(schema)
 failures = []
 
 
-def run(args, expect_rc):
-    p = subprocess.run([binary] + args, cwd=source, capture_output=True, text=True)
+def run(args, expect_rc, env=None, interrupt_after=None):
+    """Runs `preemptcheck ARGS` (with `env` added to the environment; sent SIGINT after
+    `interrupt_after` seconds) and validates its one JSON line."""
     label = "preemptcheck " + " ".join(args)
-    if p.returncode != expect_rc:
-        failures.append(f"{label}: exit {p.returncode}, expected {expect_rc}\n{p.stderr}")
+    if interrupt_after is None:
+        p = subprocess.run([binary] + args, cwd=source, capture_output=True, text=True,
+                           env=dict(os.environ, **(env or {})))
+        rc, stdout, stderr = p.returncode, p.stdout, p.stderr
+    else:
+        label += f"  # SIGINT after {interrupt_after} s"
+        p = subprocess.Popen([binary] + args, cwd=source, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(interrupt_after)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=120)
+        rc = p.returncode
+    if rc != expect_rc:
+        failures.append(f"{label}: exit {rc}, expected {expect_rc}\n{stderr}")
         return None
-    lines = p.stdout.splitlines()
+    lines = stdout.splitlines()
     if len(lines) != 1:
-        failures.append(f"{label}: expected one JSON line, got {len(lines)}:\n{p.stdout}")
+        failures.append(f"{label}: expected one JSON line, got {len(lines)}:\n{stdout}")
         return None
     doc = json.loads(lines[0])
     for e in validator.iter_errors(doc):
         failures.append(f"{label}: {e.json_path}: {e.message}")
     if doc.get("exit_code") != expect_rc:
         failures.append(f"{label}: exit_code {doc.get('exit_code')}, exit {expect_rc}")
-    print(f"ok {label} -> exit {p.returncode}")
+    print(f"ok {label} -> exit {rc}")
     return doc
 
 
@@ -59,6 +75,15 @@ with tempfile.TemporaryDirectory() as scratch:
     if doc and len(own) < 2:
         failures.append("check g1-basic --profile kubernetes: fewer than two properties carry "
                         "their own counterexample")
+    # A counterexample that cannot be written (a simulated full disk) keeps the verdict.
+    doc = run(["check", "--json", "--inflight=off", "--out", os.path.join(scratch, "full")], 1,
+              env={"PREEMPTCHECK_TEST_WRITE_FAULT_AFTER": "100"})
+    if doc and "write_error" not in doc:
+        failures.append("check with a full disk: no write_error in the document")
+    # An interrupted check: the statistics so far, "interrupted", exit 3.
+    doc = run(["check", "bench/three-nodes.yaml", "--json"], 3, interrupt_after=2)
+    if doc and (doc["limit"] != "interrupted" or "interrupted" not in doc):
+        failures.append("check interrupted: the document does not say so")
     run(["check", "--json", "--max-states", "10"], 3)
     run(["check", "--json", "--max-memory", "1K"], 3)
     run(["check", bad, "--json"], 2)

@@ -179,8 +179,8 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
            }
            o.max_memory = *bytes;
          },
-         "Stop with exit 3 before the search holds more than SIZE (200M, 2G, 512Mi; default: "
-         "80% of physical memory)")
+         "Stop with exit 3 before the search holds more than SIZE, its temporary files on a "
+         "tmpfs included (200M, 2G, 512Mi; default: 80% of physical memory)")
       ->type_name("SIZE");
   app.add_flag("--quiet", o.quiet, "No progress line on stderr");
   app.add_flag("--stop-at-first", o.stop_at_first,

@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <fstream>
 #include <memory>
 #include <ostream>
 #include <sstream>
 
 #include "files/counterexample_yaml.h"
+#include "files/output_file.h"
 #include "impl/show.h"
 #include "properties/recorded.h"
 #include "properties/schedule.h"
@@ -30,11 +30,8 @@ std::string write_html(const ReplayOptions& o, const Counterexample& cx, const S
   if (!timeline)
     return error;
   timeline->diverged = diverged;
-  std::ofstream out(o.html_path, std::ios::binary);
-  out << report::render_swimlanes_html(*timeline);
-  if (!out)
-    return fmt::format("cannot write {}", o.html_path);
-  return {};
+  return write_file_atomically(o.html_path, report::render_swimlanes_html(*timeline))
+      .value_or(std::string());
 }
 
 }  // namespace

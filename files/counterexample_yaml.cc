@@ -9,11 +9,11 @@
 #include <array>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "files/limits.h"
+#include "files/output_file.h"
 #include "impl/cluster.h"
 #include "spec/property.h"
 
@@ -379,18 +379,22 @@ std::string format_fingerprint(std::uint64_t fingerprint) {
   return fmt::format("0x{:016x}", fingerprint);
 }
 
-std::string counterexample_file_name(const Counterexample& cx) {
-  std::string name = fmt::format("{}--{}", file_word(cx.property), file_word(cx.scenario.name));
-  if (cx.scenario.profile != "reference")
-    name += "--" + file_word(cx.scenario.profile);
-  const Mechanisms base = profile(cx.scenario.profile).value_or(Mechanisms{});
-  for (const std::string& d : differences(cx.scenario.mechanisms, base)) {
+std::string counterexample_file_name(std::string_view property, const Scenario& scenario) {
+  std::string name = fmt::format("{}--{}", file_word(property), file_word(scenario.name));
+  if (scenario.profile != "reference")
+    name += "--" + file_word(scenario.profile);
+  const Mechanisms base = profile(scenario.profile).value_or(Mechanisms{});
+  for (const std::string& d : differences(scenario.mechanisms, base)) {
     // "--gate=release-before-last" → "gate-release-before-last"
     std::string word = d.starts_with("--") ? d.substr(2) : d;
     std::replace(word.begin(), word.end(), '=', '-');
     name += "--" + file_word(word);
   }
-  return name + ".yaml";
+  return fit_file_name(name + ".yaml");
+}
+
+std::string counterexample_file_name(const Counterexample& cx) {
+  return counterexample_file_name(cx.property, cx.scenario);
 }
 
 std::string counterexample_to_yaml(const Counterexample& cx, std::string_view replay_path) {
@@ -487,12 +491,8 @@ std::optional<std::string> write_counterexample(const Counterexample& cx, const 
     return std::nullopt;
   }
   const std::string path = (std::filesystem::path(dir) / counterexample_file_name(cx)).string();
-  const std::string text = counterexample_to_yaml(cx, path);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    error = fmt::format("cannot write '{}'", path);
+  if (auto failed = write_file_atomically(path, counterexample_to_yaml(cx, path))) {
+    error = std::move(*failed);
     return std::nullopt;
   }
   return path;

@@ -71,7 +71,10 @@ std::uint64_t scenario_digest(const Scenario& scenario);
 
 /// "no-double-victim--g2-single-victim--kubernetes--gate-release-before-last.yaml": the
 /// property, the scenario, the profile when not `reference`, and the switches that differ
-/// from the profile.
+/// from the profile; a name over kMaxFileNameBytes is shortened by fit_file_name()
+/// (files/output_file.h).
+std::string counterexample_file_name(std::string_view property, const Scenario& scenario);
+/// The same for cx's property and scenario.
 std::string counterexample_file_name(const Counterexample& cx);
 
 /// The file's text, with `scenario-digest:` computed from cx.scenario. `replay_path` is the
@@ -93,8 +96,9 @@ Counterexample load_counterexample_text(std::string_view text, std::string_view 
 /// as load_counterexample_text() does.
 Counterexample load_counterexample_file(const std::string& path);
 
-/// Writes `cx` into directory `dir` (created if missing) under counterexample_file_name();
-/// returns the path written, or an error message.
+/// Writes `cx` into directory `dir` (created if missing) under counterexample_file_name(),
+/// whole or not at all (write_file_atomically, files/output_file.h); returns the path
+/// written, or an error message that names the path and gives the system's reason.
 std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
                                                 std::string& error);
 

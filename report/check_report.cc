@@ -36,6 +36,8 @@ std::string stats_line(const checker::Stats& s) {
 // Why the search stopped: "at the max-states limit (--max-states)", "at the memory limit
 // (--max-memory)", "out of memory".
 std::string stop_words(std::string_view limit, std::string_view detail) {
+  if (limit == checker::kInterrupted)
+    return fmt::format("because it was interrupted ({})", detail);
   if (limit == checker::kTempFileLimit)
     return fmt::format("because a temporary file failed ({})", detail);
   if (limit == checker::kMemoryLimit)
@@ -74,7 +76,8 @@ bool names_property(const checker::Violation<Action>& v, std::string_view name) 
 void print_human(const Scenario& scenario, const std::string& source, const Result& r,
                  const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                  const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
-                 const std::vector<OtherViolation>& others, bool gated, std::ostream& out) {
+                 const std::vector<OtherViolation>& others, const std::string& write_error,
+                 bool gated, std::ostream& out) {
   // Under a gate the exit code is the gate's, printed after the expectations.
   const auto exit_mark = [gated](int code) {
     return gated ? std::string() : fmt::format(" (exit {})", code);
@@ -126,6 +129,13 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                  r.stats.states, exit_mark(0));
       return;
     case checker::Outcome::kLimitReached:
+      if (r.limit == checker::kInterrupted) {
+        fmt::print(out,
+                   "result     interrupted: nothing is proven; the search stopped at {} after {} "
+                   "states{}\n",
+                   r.limit_detail, r.stats.states, exit_mark(3));
+        return;
+      }
       fmt::print(out,
                  "result     INCOMPLETE: the search stopped {} after {} states; "
                  "nothing is proven{}\n",
@@ -151,6 +161,8 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
     if (!o.written.empty())
       fmt::print(out, "replay     preemptcheck replay {}\n", o.written);
   }
+  if (!write_error.empty())
+    fmt::print(out, "unwritten  {}\n", write_error);
   if (!r.limit.empty()) {
     fmt::print(out,
                "incomplete the search stopped {} after {} states; the properties not violated "
@@ -194,7 +206,7 @@ Json steps_json(const std::vector<TraceStep>& steps) {
 void print_json(const Scenario& scenario, const std::string& source, const Result& r,
                 const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                 const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
-                const std::vector<OtherViolation>& others,
+                const std::vector<OtherViolation>& others, const std::string& write_error,
                 const std::vector<Expectation>* expectations, int exit_code, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
@@ -205,6 +217,11 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
   j["limit"] = r.limit.empty() ? Json(nullptr) : Json(r.limit);
   if (!r.limit_detail.empty())
     j["limit_detail"] = r.limit_detail;
+  if (r.limit == checker::kInterrupted) {
+    j["interrupted"] = r.violation ? "interrupted: the violations found stand; the properties not "
+                                     "violated are not verified"
+                                   : "interrupted: nothing is proven";
+  }
   j["stats"] = {{"states", r.stats.states},
                 {"transitions", r.stats.transitions},
                 {"depth", r.stats.depth},
@@ -264,6 +281,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
     }
     j["counterexamples"] = std::move(files);
   }
+  if (!write_error.empty())
+    j["write_error"] = write_error;
   if (expectations != nullptr)
     j["expectations"] = expectations_json(*expectations);
   j["exit_code"] = exit_code;
@@ -286,7 +305,7 @@ std::string progress_line(const checker::Stats& s) {
 
 void print_check_text(const CheckReport& c, std::ostream& out) {
   print_human(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-              c.expectations != nullptr, out);
+              c.write_error, c.expectations != nullptr, out);
   if (c.expectations == nullptr)
     return;
   print_expectations(*c.expectations, out);
@@ -300,7 +319,7 @@ void print_check_text(const CheckReport& c, std::ostream& out) {
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {
   print_json(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-             c.expectations, exit_code, out);
+             c.write_error, c.expectations, exit_code, out);
 }
 
 }  // namespace preemptcheck::report

@@ -46,6 +46,9 @@ struct CheckReport {
   std::vector<OtherViolation> others;
   /// Under --expect-violated or --junit: the gate's expectations; the exit code is theirs.
   const std::vector<Expectation>* expectations = nullptr;
+  /// Why a counterexample file could not be written (the path and the system's reason); empty
+  /// when none failed.
+  std::string write_error = {};
 };
 
 /// The text summary: scenario, mechanisms, statistics, blocking round trips, each safety
