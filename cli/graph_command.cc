@@ -24,6 +24,7 @@
 #include "properties/schedule.h"
 #include "properties/world_model.h"
 #include "report/graph_report.h"
+#include "report/json.h"
 #include "spec/property.h"
 
 extern char** environ;
@@ -53,10 +54,21 @@ std::optional<std::string> render_svg(const std::string& dot, const std::string&
   return std::nullopt;
 }
 
-// Writes the DOT file (and the SVG when asked), then the summary `lines`.
+// Writes the DOT file (and the SVG when asked), then the summary `lines` (under --json, the
+// document `doc` with the figures of `g`).
 int write_graph(const checker::StateGraph& g, const GraphOptions& o,
                 const std::vector<std::string>& lines, const std::optional<std::string>& dot,
-                std::ostream& out, std::ostream& err);
+                report::Json doc, std::ostream& out, std::ostream& err);
+
+// The head of `graph --json`'s document: the scenario, its switches, the file drawn around.
+report::Json graph_document(const Scenario& scenario, const GraphOptions& o) {
+  report::Json doc = report::json_document("graph");
+  doc["scenario"] = scenario.name;
+  doc["profile"] = scenario.profile;
+  doc["mechanisms"] = report::mechanisms_json(scenario.mechanisms);
+  doc["around"] = o.around_path.empty() ? report::Json(nullptr) : report::Json(o.around_path);
+  return doc;
+}
 
 }  // namespace
 
@@ -166,7 +178,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
     return write_graph(
         around.graph, o,
         report::around_summary(scenario, o.around_path, cx.property, path.size(), around.graph),
-        dot, out, err);
+        dot, graph_document(scenario, o), out, err);
   }
   const checker::GraphBuild build = checker::build_graph(
       model, static_cast<std::size_t>(o.max_states),
@@ -179,16 +191,31 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                "--max-states N (e.g. --max-states {}), or draw a smaller scenario\n",
                scenario.name, describe(scenario.mechanisms), o.max_states, build.states,
                o.max_states * 10);
+    if (o.json) {
+      report::Json doc = graph_document(scenario, o);
+      doc["limit"] = "max-states";
+      doc["states"] = build.states;
+      doc["exit_code"] = kExitLimit;
+      report::write_json(doc, out);
+    }
     return kExitLimit;
   }
-  return write_graph(build.graph, o, report::graph_summary(scenario, build.graph), dot, out, err);
+  return write_graph(build.graph, o, report::graph_summary(scenario, build.graph), dot,
+                     graph_document(scenario, o), out, err);
 }
 
 namespace {
 
 int write_graph(const checker::StateGraph& g, const GraphOptions& o,
                 const std::vector<std::string>& lines, const std::optional<std::string>& dot,
-                std::ostream& out, std::ostream& err) {
+                report::Json doc, std::ostream& out, std::ostream& err) {
+  if (o.json && o.dot_path == "-") {
+    fmt::print(err,
+               "preemptcheck graph: --json and --dot - both want standard output: write the DOT "
+               "text to a file\n");
+    return kExitBadInput;
+  }
+  std::ostringstream lines_text;  // under --json the summary goes into the document
   if (o.dot_path == "-") {
     checker::write_dot(g, out);
   } else {
@@ -200,7 +227,7 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
     }
   }
   // With --dot - the DOT text owns standard output; the summary goes with the diagnostics.
-  std::ostream& summary = o.dot_path == "-" ? err : out;
+  std::ostream& summary = o.json ? lines_text : o.dot_path == "-" ? err : out;
   for (const std::string& line : lines)
     fmt::print(summary, "{}\n", line);
   if (o.dot_path != "-")
@@ -221,6 +248,27 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
       return kExitBadInput;
     }
     fmt::print(summary, "svg        {}\n", o.svg_path);
+  }
+  if (o.json) {
+    std::size_t violating = 0;
+    std::size_t off_path = 0;
+    for (const checker::GraphVertex& v : g.vertices) {
+      violating += v.violating ? 1 : 0;
+      off_path += v.off_path ? 1 : 0;
+    }
+    doc["states"] = g.vertices.size();
+    doc["steps"] = g.edges.size();
+    doc["violating_states"] = violating;
+    doc["off_path_states"] = off_path;
+    doc["dot"] = o.dot_path;
+    doc["svg"] = o.svg_path.empty() ? report::Json(nullptr) : report::Json(o.svg_path);
+    report::Json summary_lines = report::Json::array();
+    std::istringstream in(lines_text.str());
+    for (std::string line; std::getline(in, line);)
+      summary_lines.push_back(line);
+    doc["summary"] = std::move(summary_lines);
+    doc["exit_code"] = kExitHolds;
+    report::write_json(doc, out);
   }
   return kExitHolds;
 }

@@ -30,6 +30,7 @@ struct GraphOptions {
   MechanismChoice mechanisms;
   /// --around: accept a file with no digest or fingerprints, as `replay` does.
   bool allow_unfingerprinted = false;
+  bool json = false;  ///< one JSON document on standard output instead of the summary lines
 };
 
 /// Parses the words after `graph`. On an error returns nothing and sets `error`.

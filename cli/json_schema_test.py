@@ -91,6 +91,14 @@ with tempfile.TemporaryDirectory() as scratch:
     run(["replay", counterexample, "--json"], 1)
     run(["replay", counterexample, "--json", "--profile", "reference"], 0)
     run(["replay", os.path.join(scratch, "missing.yaml"), "--json"], 2)
+    doc = run(["graph", "--json", "--dot", os.path.join(scratch, "g.dot")], 0)
+    if doc and (doc["states"] != 8819 or doc["around"] is not None):
+        failures.append("graph --json: expected the default scenario's 8819 states drawn whole")
+    doc = run(["graph", "--json", "--around", counterexample, "--dot",
+               os.path.join(scratch, "around.dot")], 0)
+    if doc and doc["around"] != counterexample:
+        failures.append("graph --around --json: the document does not name the file")
+    run(["graph", "--json", "--dot", os.path.join(scratch, "g.dot"), "--max-states", "100"], 3)
     run(["search", "--json", "--seed", "3", "--runs", "5"], 0)
     run(["search", "--json", "--seed", "9", "--runs", "100", "--nomination=async",
          "--out", scratch], 1)

@@ -215,6 +215,7 @@ void graph_options(CLI::App& app, GraphOptions& o) {
   mechanism_options(app, o.mechanisms);
   app.add_flag("--allow-unfingerprinted", o.allow_unfingerprinted,
                "--around: draw a file with no digest or fingerprints (a schedule written by hand)");
+  app.add_flag("--json", o.json, "Print one JSON document instead of the summary");
 }
 
 void search_options(CLI::App& app, SearchCommandOptions& o,
