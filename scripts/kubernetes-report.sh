@@ -17,7 +17,7 @@ for file in scenarios/*.yaml; do
   printf '| %s |' "$(basename "$file" .yaml)"
   for p in "${properties[@]}"; do
     set +e
-    out=$("$bin" check "$file" --profile "$profile" --property "$p" --max-states 5000000 --quiet)
+    out=$("$bin" check "$file" --profile "$profile" --property "$p" --max-states 30000000 --quiet)
     code=$?
     set -e
     case $code in
