@@ -13,12 +13,12 @@ namespace preemptcheck::checker::mpi {
 
 namespace {
 
+#ifdef PREEMPTCHECK_HAVE_MPI
 bool launched_by_mpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr ||
          std::getenv("PMI_SIZE") != nullptr;
 }
 
-#ifdef PREEMPTCHECK_HAVE_MPI
 struct World {
   int rank = 0;
   int size = 1;
