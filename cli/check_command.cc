@@ -200,9 +200,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                                                              : options.scenario_path;
   // The output directory is checked before the search, by the rank that writes (all ranks
   // return the same status): a search is not thrown away for a directory that cannot be used.
-  if (!options.out_dir.empty()) {
-    const std::string problem =
-        checker::mpi::is_lead_rank() ? out_problem(options, scenario) : std::string();
+  if (!options.out_dir.empty() || !options.junit_path.empty()) {
+    std::string problem;
+    if (checker::mpi::is_lead_rank() && !options.out_dir.empty())
+      problem = out_problem(options, scenario);
+    if (checker::mpi::is_lead_rank() && problem.empty() && !options.junit_path.empty()) {
+      const std::string parent = std::filesystem::path(options.junit_path).parent_path().string();
+      problem = output_directory_problem(parent.empty() ? "." : parent).value_or("");
+    }
     if (checker::mpi::from_lead_rank(problem.empty() ? 0 : 1) != 0) {
       if (!problem.empty())
         fmt::print(err, "preemptcheck: {}; nothing was searched\n", problem);
@@ -297,11 +302,13 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (gated) {
     shown.expectations = &expectations;
     if (!options.junit_path.empty()) {
+      // Like a counterexample file, a JUnit report that fails after the search keeps the
+      // printed verdict and the gate's exit code.
       if (const auto error = write_file_atomically(
               options.junit_path,
               report::junit_xml(expectations, command_line(options), r.stats.seconds))) {
-        fmt::print(err, "preemptcheck: the JUnit report: {}\n", *error);
-        return kExitBadInput;
+        shown.write_error +=
+            (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
       }
     }
   }
@@ -310,8 +317,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   } else {
     report::print_check_text(shown, out);
   }
-  if (!write_error.empty()) {
-    fmt::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", write_error, code);
+  if (!shown.write_error.empty()) {
+    fmt::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
+               code);
   }
   return code;
 }

@@ -92,6 +92,12 @@ std::optional<std::string> find_dot() {
 }
 
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.json && o.dot_path == "-") {
+    fmt::print(err,
+               "preemptcheck graph: --json and --dot - both want standard output: write the DOT "
+               "text to a file\n");
+    return kExitBadInput;
+  }
   Scenario scenario;
   Counterexample cx;
   try {
@@ -209,12 +215,6 @@ namespace {
 int write_graph(const checker::StateGraph& g, const GraphOptions& o,
                 const std::vector<std::string>& lines, const std::optional<std::string>& dot,
                 report::Json doc, std::ostream& out, std::ostream& err) {
-  if (o.json && o.dot_path == "-") {
-    fmt::print(err,
-               "preemptcheck graph: --json and --dot - both want standard output: write the DOT "
-               "text to a file\n");
-    return kExitBadInput;
-  }
   std::ostringstream lines_text;  // under --json the summary goes into the document
   if (o.dot_path == "-") {
     checker::write_dot(g, out);

@@ -90,6 +90,11 @@ with tempfile.TemporaryDirectory() as scratch:
     err = run(["check", "--json", "--max-states", "0x10"], 2)
     run(["replay", counterexample, "--json"], 1)
     run(["replay", counterexample, "--json", "--profile", "reference"], 0)
+    # A replay that runs and then stops (a step not enabled) prints its own document, exit 2.
+    doc = run(["replay", "counterexamples/no-lost-wakeup--g1-basic--kubernetes.yaml", "--json",
+               "--profile", "reference"], 2)
+    if doc and not doc.get("diverged"):
+        failures.append("replay --json exit 2: the document does not say why in 'diverged'")
     run(["replay", os.path.join(scratch, "missing.yaml"), "--json"], 2)
     doc = run(["graph", "--json", "--dot", os.path.join(scratch, "g.dot")], 0)
     if doc and (doc["states"] != 8819 or doc["around"] is not None):

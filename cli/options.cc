@@ -85,20 +85,26 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
   }
 }
 
+// The safety property `name` names; a usage error listing the names otherwise.
+spec::Property safety_property_named(const std::string& name) {
+  const auto p = spec::find_property(name);
+  if (!p || spec::property_def(*p).is_witness) {
+    throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", name,
+                                           joined_words(safety_names(), ", ")));
+  }
+  return *p;
+}
+
 void property_option(CLI::App& app, std::bitset<spec::kPropertyCount>& checked,
                      const std::shared_ptr<ParseState>& state) {
   app.add_option_function<std::string>(
          "--property",
          [&checked, state](const std::string& v) {
-           const auto p = spec::find_property(v);
-           if (!p || spec::property_def(*p).is_witness) {
-             throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", v,
-                                                    joined_words(safety_names(), ", ")));
-           }
+           const spec::Property p = safety_property_named(v);
            if (!state->properties_named)
              checked.reset();
            state->properties_named = true;
-           checked.set(static_cast<std::size_t>(*p));
+           checked.set(static_cast<std::size_t>(p));
          },
          fmt::format("Check only the named properties (repeatable): {}",
                      joined_words(safety_names(), ", ")))
@@ -145,11 +151,7 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   app.add_option_function<std::string>(
          "--expect-violated",
          [&o](const std::string& v) {
-           const auto p = spec::find_property(v);
-           if (!p || spec::property_def(*p).is_witness) {
-             throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", v,
-                                                    joined_words(safety_names(), ", ")));
-           }
+           safety_property_named(v);
            o.expect_violated.push_back(v);
          },
          "Gate on expectations (repeatable): this property must be violated, every other "

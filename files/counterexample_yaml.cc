@@ -20,8 +20,7 @@
 namespace preemptcheck {
 namespace {
 
-// ---------------------------------------------------------------------------------------
-// Writing
+// ---- Writing ---------------------------------------------------------------------------
 
 // A comment must stay on its line.
 std::string one_line(std::string_view s) {
@@ -61,8 +60,7 @@ std::string scenario_block(const Scenario& scenario) {
   return out;
 }
 
-// ---------------------------------------------------------------------------------------
-// Reading
+// ---- Reading ---------------------------------------------------------------------------
 
 constexpr std::array<std::string_view, 9> kTopKeys = {"property",   "message",         "also",
                                                       "found-by",   "scenario",        "profile",
@@ -152,8 +150,7 @@ class Reader : StrictYaml {
     Counterexample cx;
 
     // A file `check --out` writes has every key, its digest among them; a schedule written by
-    // hand (no digest) needs only its scenario and steps (no property: every property is
-    // judged; no profile: `reference`).
+    // hand (no digest) needs only its scenario and steps (no property: every property is judged).
     if (top.find("scenario-digest") != nullptr) {
       for (const std::string_view key :
            {"property", "message", "found-by", "profile", "mechanisms"})
@@ -177,17 +174,18 @@ class Reader : StrictYaml {
     const Field& scenario = require(top, "scenario", kWhat);
     const Field& steps = require(top, "steps", kWhat);
 
+    // The top-level profile and switches are the run's; without them (a schedule written by
+    // hand), the inline scenario's own `profile:` and `mechanisms:` are.
     cx.scenario = read_scenario(scenario, top);
-    cx.scenario.profile = "reference";
-    const Field* profile_entry = top.find("profile");
-    if (profile_entry != nullptr)
+    if (const Field* profile_entry = top.find("profile")) {
       cx.scenario.profile = text(*profile_entry);
-    const auto base = profile(cx.scenario.profile);
-    if (!base) {
-      fail(*profile_entry, fmt::format("unknown profile '{}'; expected one of: {}",
-                                       cx.scenario.profile, join_words(profile_names())));
+      const auto base = profile(cx.scenario.profile);
+      if (!base) {
+        fail(*profile_entry, fmt::format("unknown profile '{}'; expected one of: {}",
+                                         cx.scenario.profile, join_words(profile_names())));
+      }
+      cx.scenario.mechanisms = *base;
     }
-    cx.scenario.mechanisms = *base;
     if (const Field* mechanisms = top.find("mechanisms"))
       read_mechanisms(*mechanisms, cx);
     if (const Field* digest = top.find("scenario-digest")) {

@@ -33,7 +33,7 @@ std::vector<std::string> read_arrival_order(const StrictYaml& y, const Field& f,
   const YAML::Node& seq = y.sequence(f);
   for (auto it = seq.begin(); it != seq.end(); ++it) {
     const YAML::Node item = *it;
-    if (!item.IsScalar() || item.Scalar().empty()) {
+    if (!StrictYaml::is_string(item) || item.Scalar().empty()) {
       y.fail(item, fmt::format("expected the name of a node or pod in 'arrival-order', got {}",
                                StrictYaml::describe(item)));
     }

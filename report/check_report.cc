@@ -120,8 +120,11 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (!d.is_witness)
       continue;
+    // A search that stopped at its verdicts or a limit may not have come to a witness.
     fmt::print(out, "  {:<22} {}\n", d.name,
-               r.reached[static_cast<size_t>(d.id)] ? "reached" : "not reached");
+               r.reached[static_cast<size_t>(d.id)] ? "reached"
+               : complete                           ? "not reached"
+                                                    : "not reached in the states explored");
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:

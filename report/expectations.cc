@@ -7,35 +7,10 @@
 #include <algorithm>
 #include <ostream>
 
+#include "report/swimlanes_html.h"
+
 namespace preemptcheck::report {
 namespace {
-
-// `text` with the five XML special characters escaped, for attributes and text alike.
-std::string xml_escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string_view expected_word(const Expectation& e) {
   return e.expect_violated ? "violated" : "holds";
@@ -126,10 +101,10 @@ std::string junit_xml(const std::vector<Expectation>& expectations, std::string_
       expectations.size(), failures, skipped);
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-      xml_escaped(suite), expectations.size(), failures, skipped, seconds);
+      html_escape(suite), expectations.size(), failures, skipped, seconds);
   for (const Expectation& e : expectations) {
-    out += fmt::format("    <testcase classname=\"{}\" name=\"{} {}\"", xml_escaped(suite),
-                       xml_escaped(e.property), expected_word(e));
+    out += fmt::format("    <testcase classname=\"{}\" name=\"{} {}\"", html_escape(suite),
+                       html_escape(e.property), expected_word(e));
     if (e.is_decided() && e.is_met()) {
       out += "/>\n";
       continue;
@@ -138,7 +113,7 @@ std::string junit_xml(const std::vector<Expectation>& expectations, std::string_
     if (!e.is_decided()) {
       out += "      <skipped message=\"a limit stopped the search before it was decided\"/>\n";
     } else {
-      out += fmt::format("      <failure message=\"{}\"/>\n", xml_escaped(failure_text(e)));
+      out += fmt::format("      <failure message=\"{}\"/>\n", html_escape(failure_text(e)));
     }
     out += "    </testcase>\n";
   }

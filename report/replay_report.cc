@@ -19,6 +19,7 @@ Json replay_document(std::string_view file, const Counterexample& cx, const Scen
   doc["counterexample"] = file;
   doc["recorded"] = {{"property", cx.property}, {"message", cx.message}};
   doc["unverified"] = is_unverified(cx);
+  doc["met_on_the_way"] = Json::array();
   doc["scenario"] = run.name;
   doc["profile"] = run.profile;
   doc["mechanisms"] = mechanisms_json(run.mechanisms);
