@@ -380,6 +380,27 @@ Outcome replay_unverified(const std::string& file) {
   return r;
 }
 
+TEST(ReplayByHand, KeepsTheProfileAndSwitchesOfItsInlineScenario) {
+  ScratchDir dir;
+  const std::string path = dir.file("inline.yaml");
+  write_text(path, R"(scenario:
+  name: by-hand
+  nodes:
+    - {name: node-a, cpu: 4, memory: 4}
+  pods:
+    - {name: v1, priority: 1, cpu: 4, memory: 4, node: node-a}
+    - {name: p-high, priority: 100, cpu: 4, memory: 4}
+  profile: kubernetes
+  mechanisms: {inflight: off}
+steps:
+  - {action: "schedule p-high"}
+)");
+  const Outcome r = replay_unverified(path);
+  EXPECT_EQ(r.rc, kExitHolds) << r.out << r.err;
+  EXPECT_NE(r.out.find("inflight=off"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(profile kubernetes)"), std::string::npos) << r.out;
+}
+
 TEST(ReplayByHand, IsRefusedWithoutTheOptionNamingItAndCheckScenarioOf) {
   ScratchDir dir;
   const Outcome r = replay(hand_written(dir, "no-double-victim", "schedule p-high"));

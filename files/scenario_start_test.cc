@@ -75,6 +75,11 @@ TEST(filesStartKeys, ArrivalOrderErrorsArePositioned) {
   EXPECT_TRUE(fails_at(kHead + "arrival-order: [{name: p-mid}]\n", 8, 17,
                        "expected the name of a node or pod in 'arrival-order', got a mapping"));
   EXPECT_TRUE(fails_at(kHead + "arrival-order: p-mid\n", 8, 16, "sequence"));
+  // A tagged name is no name (docs/scenario.md: a tag other than !!str on a string is refused).
+  EXPECT_TRUE(fails_at(kHead + "arrival-order: [!!bool p-mid]\n", 8, 17,
+                       "expected the name of a node or pod in 'arrival-order'"));
+  EXPECT_TRUE(fails_at(kHead + "arrival-order: [!!int p-mid]\n", 8, 17,
+                       "expected the name of a node or pod in 'arrival-order'"));
   // A node and a pod of one name cannot be told apart in the list.
   EXPECT_TRUE(
       fails_at("name: s\nnodes: [{name: x, cpu: 2, arrives: later}]\n"
