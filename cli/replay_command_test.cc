@@ -26,10 +26,12 @@ struct Outcome {
   std::string err;
 };
 
-Outcome replay(const std::string& file, MechanismChoice choice = {}, bool full = false) {
+Outcome replay(const std::string& file, MechanismChoice choice = {}, bool full = false,
+               bool allow_unfingerprinted = false) {
   ReplayOptions o;
   o.file = file;
   o.full = full;
+  o.allow_unfingerprinted = allow_unfingerprinted;
   o.mechanisms = std::move(choice);
   std::ostringstream out;
   std::ostringstream err;
@@ -367,18 +369,7 @@ std::string hand_written(const ScratchDir& dir, const std::string& property,
   return path;
 }
 
-Outcome replay_unverified(const std::string& file) {
-  ReplayOptions o;
-  o.file = file;
-  o.allow_unfingerprinted = true;
-  std::ostringstream out;
-  std::ostringstream err;
-  Outcome r;
-  r.rc = run_replay(o, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Outcome replay_unverified(const std::string& file) { return replay(file, {}, false, true); }
 
 TEST(ReplayByHand, KeepsTheProfileAndSwitchesOfItsInlineScenario) {
   ScratchDir dir;
