@@ -404,10 +404,16 @@ std::optional<std::string> kubectl_import_round_trip(std::string_view bytes) {
   if (pending != imported.pending) {
     return fmt::format("pending is {} but {} pods have no node", imported.pending, pending);
   }
-  // The user is told that nothing is expected, and when nothing is pending.
+  // The user is told that nothing is expected, and when nothing is pending; beside those, one
+  // note per node that starts overcommitted.
   const bool says_idle = std::any_of(imported.notes.begin(), imported.notes.end(),
                                      [](auto& n) { return n.starts_with("no pod is pending"); });
-  if (says_idle != (pending == 0) || imported.notes.size() != (pending == 0 ? 2u : 1u)) {
+  const auto overcommitted =
+      std::count_if(imported.notes.begin(), imported.notes.end(),
+                    [](auto& n) { return n.find(" starts overcommitted: ") != std::string::npos; });
+  if (says_idle != (pending == 0) ||
+      imported.notes.size() != static_cast<std::size_t>(overcommitted) + (pending == 0 ? 2u : 1u) ||
+      (overcommitted > 0) != imported.scenario.allow_overcommitted_start) {
     return fmt::format("the notes do not match {} pending pods: {}", pending, imported.notes);
   }
   return scenario_round_trip(written);
