@@ -187,6 +187,21 @@ unsigned control_character(std::string_view s) {
       if (next >= 0x80 && next <= 0x9f)
         return next;
     }
+    // A byte that is not part of a well-formed UTF-8 sequence: yaml-cpp decodes the escape
+    // "\N" (U+0085) to the lone byte 0x85, which no writer can put back.
+    if (b >= 0x80) {
+      const std::size_t more = b >= 0xc2 && b <= 0xdf   ? 1
+                               : b >= 0xe0 && b <= 0xef ? 2
+                               : b >= 0xf0 && b <= 0xf4 ? 3
+                                                        : 0;
+      if (more == 0 || i + more >= s.size())
+        return b;
+      for (std::size_t k = 1; k <= more; ++k) {
+        if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80)
+          return b;
+      }
+      i += more;
+    }
   }
   return 0;
 }
