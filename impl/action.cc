@@ -16,7 +16,7 @@ struct KindInfo {
                   // pod and a node)
 };
 
-constexpr std::array<KindInfo, 16> kKinds = {{
+constexpr std::array<KindInfo, 19> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -33,6 +33,9 @@ constexpr std::array<KindInfo, 16> kKinds = {{
     {ActionKind::kCreateNode, "create-node", 1},
     {ActionKind::kCycleEnd, "cycle-end", 1},
     {ActionKind::kExternalBind, "external-bind", 2},
+    {ActionKind::kBackoffExpires, "backoff-expires", 1},
+    {ActionKind::kLateBind, "late-bind", 1},
+    {ActionKind::kLateEvict, "late-evict", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }

@@ -29,6 +29,10 @@ enum class ActionKind : std::uint8_t {
   kCycleEnd,          ///< cycle=split: the in-flight pod's cycle applies its decision and ends
   kExternalBind,      ///< another component binds a nominated pending pod to another node
                       ///< (fault budget `external-bindings`)
+  kBackoffExpires,    ///< backoff=pop-when-idle|expiry-only: a pod's backoff expires and it
+                      ///< leaves backoffQ for activeQ
+  kLateBind,          ///< a binding call the scheduler sent before it restarted lands
+  kLateEvict,         ///< an eviction the scheduler's executor sent before it restarted lands
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or

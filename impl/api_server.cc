@@ -16,9 +16,19 @@ void World::write(PodId p, const PodObj& obj, EventType type, StepReport& report
   events_.push_back({type, p, api_[p]});
 }
 
-void World::patch_nominated(PodId p, NodeId node, StepReport& report) {
-  // The status PATCH is sent only when the value differs.
-  if (!api_[p].exists || api_[p].nominated == node)
+void World::patch_nominated(PodId p, NodeId node, NodeId view, StepReport& report) {
+  // The status PATCH is sent only when the value differs. patch-diff=view (kube-scheduler):
+  // differs from the scheduler's own copy of the pod — updatePod's nnnNeedsUpdate
+  // (pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 L1123-1126) on
+  // the popped object (L1044), the executor's clear on the queue's copy
+  // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+  // L433-438) — so a stale copy that already shows `node` sends nothing however the API
+  // server's value has changed. The PATCH, once sent, sets `node` whatever the API server
+  // holds (a merge patch of the copy against the copy with the new value; the body of
+  // util.PatchPodStatus was not read, so this is not citable here). patch-diff=truth: the
+  // API server's own value is compared.
+  const NodeId compared = mechanisms().patch_diff_view ? view : api_[p].nominated;
+  if (!api_[p].exists || compared == node || api_[p].nominated == node)
     return;
   PodObj obj = api_[p];
   obj.nominated = node;

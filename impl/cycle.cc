@@ -58,9 +58,19 @@ CycleDecision World::decide(PodId p) const {
   return d;
 }
 
-void World::run_cycle(PodId p, StepReport& report) {
-  active_.erase(active_.begin());
+void World::pop(PodId p) {
+  // The head of activeQ, or (backoff=pop-when-idle, activeQ empty) a pod of backoffQ.
+  if (!active_.empty() && active_.front() == p) {
+    active_.erase(active_.begin());
+  } else {
+    backoff_ &= ~pod_bit(p);
+    error_backoff_ &= ~pod_bit(p);
+  }
   waiting_ &= ~pod_bit(p);
+}
+
+void World::run_cycle(PodId p, StepReport& report) {
+  pop(p);
   end_cycle(p, decide(p), report);
 }
 
@@ -71,9 +81,12 @@ void World::start_cycle(PodId p, StepReport& report) {
   // is in flight (L485-499). The cycle decides on the view it starts with (the snapshot),
   // whatever the informer delivers before it ends. There is one scheduling thread: one pod
   // is in flight at a time.
-  active_.erase(active_.begin());
-  waiting_ &= ~pod_bit(p);
+  pop(p);
   in_flight_ = p;
+  // patch-diff=view: the failure handler diffs its status patch against the object popped
+  // here (handleSchedulingFailure's `pod := podInfo.Pod`), never refreshed while in flight.
+  if (mechanisms().patch_diff_view)
+    in_flight_nominated_ = lister_[p].nominated;
   in_flight_decision_ = decide(p);
   in_flight_event_ = false;
   report.pod = p;
@@ -85,6 +98,9 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
   // cycle=split: whether an event recorded while p was in flight may make it schedulable.
   // The pod leaves the in-flight list as the cycle ends (Done).
   const bool event_in_flight = in_flight_ == p && in_flight_event_;
+  // The copy of the pod the failure handler diffs its status patch against.
+  const NodeId view = view_nominated(p);
+  in_flight_nominated_ = kNoNode;
   in_flight_ = kNoPod;
   in_flight_decision_ = CycleDecision{};
   in_flight_event_ = false;
@@ -119,7 +135,7 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
       requeue_after_failure(p, event_in_flight, report);
       if (lister_[p].exists)
         set_nominated(p, kNoNode, report);
-      patch_nominated(p, kNoNode, report);
+      patch_nominated(p, kNoNode, view, report);
       return;
     case CycleDecision::Kind::kPreempt:
       break;
@@ -187,19 +203,22 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
     set_nominated(p, d.node, report);
   // A pod deleted while the scheduler still saw it (its binding was in flight when it was
   // evicted) is nominated nowhere: the status patch finds no pod.
-  patch_nominated(p, d.node, report);
+  patch_nominated(p, d.node, view, report);
 }
 
 void World::fail_binding(PodId p, StepReport& report) {
   --binding_failures_left_;
   binding_[p] = kNoNode;
-  // handleBindingCycleError: forget the assumed pod, tell the queue its space is free,
-  // and send the pod back to activeQ.
+  // handleBindingCycleError: forget the assumed pod, tell the queue its space is free
+  // (pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 L354-369), and
+  // send the pod back through handleSchedulingFailure (L373, L1075): to activeQ, or with
+  // backoff≠none to backoffQ — its error part, no plugin having rejected it
+  // (scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610 L784-788, L1201).
   if (assumed_[p] != kNoNode) {
     assumed_[p] = kNoNode;
     move_all_on_delete(report);
   }
-  add_to_queue(p, report);
+  requeue_moved(p, report, true);
 }
 
 }  // namespace preemptcheck

@@ -36,6 +36,9 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kCreateNode:
     case ActionKind::kCycleEnd:
     case ActionKind::kExternalBind:
+    case ActionKind::kBackoffExpires:
+    case ActionKind::kLateBind:
+    case ActionKind::kLateEvict:
       return false;
   }
   return false;

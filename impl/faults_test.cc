@@ -176,6 +176,8 @@ Scenario external_binding(std::string_view profile_name) {
   s.pods[1].memory = 1;
   s.pods[2].preempt_never = true;
   s.faults.external_bindings = 1;
+  // These tests follow the pods the binding event moves, not their backoff after it.
+  s.mechanisms.backoff = Backoff::kNone;
   return s;
 }
 

@@ -66,6 +66,24 @@ std::uint64_t World::fingerprint() const {
            static_cast<std::uint64_t>(c.kind) << 8 | std::uint64_t{c.node} << 16 |
            std::uint64_t{in_flight_event_} << 24);
     d.word(std::uint64_t{c.victims} | std::uint64_t{c.to_evict} << 32);
+    // patch-diff=view: the popped copy's nominatedNodeName, when the informer has changed it
+    // since (otherwise it is the lister's, digested above).
+    if (in_flight_nominated_ != lister_[in_flight_].nominated && mechanisms().patch_diff_view)
+      d.word(std::uint64_t{1} << 59 | std::uint64_t{in_flight_nominated_});
+  }
+  // Only a non-empty backoffQ, or requests sent before a restart, digest these words, so
+  // every state without them keeps its digest (kFingerprintScheme 1).
+  if (backoff_ != 0)
+    d.word(std::uint64_t{1} << 61 | std::uint64_t{backoff_});
+  if (error_backoff_ != 0)
+    d.word(std::uint64_t{1} << 58 | std::uint64_t{error_backoff_});
+  bool late = late_evictions_ != 0;
+  for (size_t p = 0; p < n && !late; ++p)
+    late = late_binding_[p] != kNoNode;
+  if (late) {
+    d.word(std::uint64_t{1} << 60 | std::uint64_t{late_evictions_});
+    for (size_t p = 0; p < n; ++p)
+      d.word(late_binding_[p]);
   }
   return d.value();
 }
@@ -98,6 +116,9 @@ std::uint64_t World::changeable_blocks() const {
   std::uint64_t b = 0;
   b |= used(offsetof(World, api_), api_);
   b |= used(offsetof(World, binding_), binding_);
+  // Only a scenario with restarts ever sets a late binding.
+  if (cluster_->scenario().faults.restarts > 0)
+    b |= used(offsetof(World, late_binding_), late_binding_);
   b |= used(offsetof(World, events_), events_) |
        whole(offsetof(World, events_) + sizeof(EventQueue) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));
@@ -111,7 +132,8 @@ std::uint64_t World::changeable_blocks() const {
   b |= whole(offsetof(World, pool_), offsetof(World, last_victim_) - offsetof(World, pool_));
   b |= used(offsetof(World, last_victim_), last_victim_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
-  b |= whole(offsetof(World, waiting_), sizeof(waiting_));
+  b |= whole(offsetof(World, waiting_),
+             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to late_evictions_
   b |= used(offsetof(World, jobs_), jobs_) |
        whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));

@@ -49,7 +49,15 @@ void World::observe(StepReport& report) {
         active_.erase(std::remove(active_.begin(), active_.end(), p), active_.end());
         pool_ &= ~pod_bit(p);
         gated_ &= ~pod_bit(p);
+        backoff_ &= ~pod_bit(p);
+        error_backoff_ &= ~pod_bit(p);
         waiting_ &= ~pod_bit(p);
+      } else if (p == in_flight_) {
+        // cycle=split: Update of a pod in flight records the event for it and returns before
+        // UpdateNominatedPod (pkg/scheduler/backend/queue/scheduling_queue.go@
+        // 003b4460edb52bc9a9fe6cf54294e5b3e4681610 L1035-1039, L1058-1059; UpdateNominatedPod
+        // at L1045, L1052 is not reached; QueueingHints on, L1029): the nominator keeps what
+        // it had.
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
                  !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
                  !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
@@ -88,6 +96,8 @@ void World::observe(StepReport& report) {
       forget_inflight(pod_bit(p), report);
       pool_ &= ~pod_bit(p);
       gated_ &= ~pod_bit(p);
+      backoff_ &= ~pod_bit(p);
+      error_backoff_ &= ~pod_bit(p);
       waiting_ &= ~pod_bit(p);
       active_.erase(std::remove(active_.begin(), active_.end(), p), active_.end());
       if (was_assigned) {

@@ -61,6 +61,14 @@ const std::vector<Switch>& switches() {
        {"atomic", "split"},
        [](const Mechanisms& m) { return static_cast<int>(m.cycle); },
        [](Mechanisms& m, int i) { m.cycle = static_cast<Cycle>(i); }},
+      {"backoff",
+       {"none", "pop-when-idle", "expiry-only"},
+       [](const Mechanisms& m) { return static_cast<int>(m.backoff); },
+       [](Mechanisms& m, int i) { m.backoff = static_cast<Backoff>(i); }},
+      {"patch-diff",
+       {"truth", "view"},
+       [](const Mechanisms& m) { return m.patch_diff_view ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.patch_diff_view = i == 1; }},
   };
   return kSwitches;
 }
@@ -125,7 +133,13 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name) {
 }
 
 bool mechanism_printed(const Mechanisms& m, std::string_view name) {
-  return name != "cycle" || m.cycle != Cycle::kAtomic;
+  if (name == "cycle")
+    return m.cycle != Cycle::kAtomic;
+  if (name == "backoff")
+    return m.backoff != Backoff::kNone;
+  if (name == "patch-diff")
+    return m.patch_diff_view;
+  return true;
 }
 
 const std::vector<std::string_view>& profile_names() {
@@ -149,11 +163,18 @@ std::optional<Mechanisms> profile(std::string_view name) {
   m.wake_on_release = false;
   m.clear_lower = Timing::kAsync;
   m.stale_nominations_ignored = false;
+  // A pod that just failed backs off, and SchedulerPopFromBackoffQ (beta, on since 1.33)
+  // runs PreEnqueue as it enters backoffQ and pops it when activeQ is empty; status patches
+  // are diffed against the scheduler's own copy of the pod (impl/api_server.cc).
+  m.backoff = Backoff::kPopWhenIdle;
+  m.patch_diff_view = true;
   if (name == "kubernetes")
     return m;
   // The first asynchronous version (#128170) opened the gate before the last victim's
-  // delete call, which let the preemptor delete it again (#134249).
+  // delete call, which let the preemptor delete it again (#134249). SchedulerPopFromBackoffQ
+  // did not exist yet: a backing-off pod waited for its backoff to expire.
   m.gate = Gate::kReleaseBeforeLast;
+  m.backoff = Backoff::kExpiryOnly;
   if (name == "kubernetes-1.32")
     return m;
   if (name == "sync") {

@@ -34,6 +34,16 @@ enum class Cycle {
             ///< decision; events delivered in between are recorded for the in-flight pod
 };
 
+/// Whether a pod that failed a cycle backs off before it may be scheduled again, and what
+/// the scheduling queue does with a backing-off pod (SchedulerPopFromBackoffQ).
+enum class Backoff {
+  kNone,         ///< no backoff: a moved pod goes straight to activeQ (this project's model)
+  kPopWhenIdle,  ///< backoffQ, PreEnqueue on entry, popped when activeQ is empty or its
+                 ///< backoff expires (SchedulerPopFromBackoffQ on: kube-scheduler since 1.33)
+  kExpiryOnly,   ///< backoffQ without PreEnqueue on entry, left only when its backoff expires
+                 ///< (SchedulerPopFromBackoffQ off)
+};
+
 /// The full set of switches. Defaults are the `reference` profile.
 struct Mechanisms {
   Inflight inflight = Inflight::kOn;
@@ -51,6 +61,11 @@ struct Mechanisms {
   Timing deletion = Timing::kAsync;
   /// Not set by any profile: every profile keeps the atomic cycle unless asked.
   Cycle cycle = Cycle::kAtomic;
+  /// Not in `reference`: the backoff queue and its abstract clock.
+  Backoff backoff = Backoff::kNone;
+  /// Whether a nominatedNodeName PATCH is computed against the scheduler's own, possibly
+  /// stale, copy of the pod (kube-scheduler) rather than the API server's object.
+  bool patch_diff_view = false;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -69,8 +84,9 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
-/// `mechanisms:`): every switch always, except `cycle`, written only when not `atomic`, so
-/// that every file and digest written before it existed keeps its text.
+/// `mechanisms:`): every switch always, except `cycle`, `backoff` and `patch-diff`, written
+/// only when not at their first value, so that every file and digest written before they
+/// existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);
 
 /// The names of every profile, `reference` first.

@@ -22,10 +22,22 @@ void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory
     if (q == preemptor || nominated_[q] != node || c.priority(q) >= c.priority(preemptor)) {
       continue;
     }
+    // patch-diff=view: the executor works on the nominator's copy of each lower nominee
+    // (NominatedPodsForNode) and skips one whose copy shows no nominatedNodeName
+    // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+    // L433-435): a nominee whose own patch the informer has not delivered yet, or the pod
+    // in flight, whose copy there is a bare reference with an empty status. It stays
+    // nominated, in memory and in the API.
+    NodeId copy = kNoNode;
+    if (mechanisms().patch_diff_view) {
+      copy = q == in_flight_ ? kNoNode : lister_[q].nominated;
+      if (copy == kNoNode)
+        continue;
+    }
     report.cleared |= pod_bit(q);
     if (in_memory)
       set_nominated(q, kNoNode, report);
-    patch_nominated(q, kNoNode, report);
+    patch_nominated(q, kNoNode, copy, report);
   }
 }
 

@@ -35,6 +35,8 @@ bool World::is_running_preemption(PodId p) const {
 }
 
 void World::add_to_queue(PodId p, StepReport& report) {
+  backoff_ &= ~pod_bit(p);
+  error_backoff_ &= ~pod_bit(p);
   // PreEnqueue: DefaultPreemption keeps a pod that is running preemption out of activeQ.
   if (is_running_preemption(p)) {
     pool_ |= pod_bit(p);
@@ -43,6 +45,7 @@ void World::add_to_queue(PodId p, StepReport& report) {
   }
   pool_ &= ~pod_bit(p);
   gated_ &= ~pod_bit(p);
+  report.backed_off &= ~pod_bit(p);
   // activeQ: priority, then arrival.
   const Cluster& c = *cluster_;
   auto at = std::find_if(active_.begin(), active_.end(),
@@ -70,14 +73,18 @@ void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& rep
     // schedulable; it did, so requeuePodWithQueueingStrategy (L914, L1193-1214) sends the pod
     // to activeQ through moveToActiveQ, which runs PreEnqueue (L643-645). A pod whose
     // preemption this very cycle started is gated there and lands in unschedulablePods
-    // (L661, L1212): the event is used up (#141694).
-    if (is_running_preemption(p)) {
+    // (L661, L1212): the event is used up (#141694). A pod that has just failed is backing
+    // off: with backoff≠none the hint sends it to backoffQ instead (requeue_moved), where
+    // backoff=pop-when-idle runs the same PreEnqueue and backoff=expiry-only does not.
+    if (mechanisms().backoff == Backoff::kExpiryOnly) {
+      requeue_moved(p, report);
+    } else if (is_running_preemption(p)) {
       pool_ |= pod_bit(p);
       gated_ |= pod_bit(p);
       report.gated = true;
       report.consumed |= pod_bit(p);
     } else {
-      add_to_queue(p, report);
+      requeue_moved(p, report);
     }
     report.requeued_in_flight = true;
     return;
@@ -102,13 +109,55 @@ void World::move_all_on_delete(StepReport& report) {
 void World::move_unschedulable(PodSet pods, StepReport& report) {
   // Gated pods see the event too (DefaultPreemption registers Pod/Delete) and run PreEnqueue
   // again; a pod still running preemption stays gated and the event is used up.
+  // backoff=expiry-only: nothing runs PreEnqueue on the way into backoffQ, so a gated pod
+  // moves there too and meets the gate again only when its backoff expires.
   for (PodId p : pods_in(pods)) {
-    if (has_pod(gated_, p) && is_running_preemption(p)) {
+    if (has_pod(gated_, p) && is_running_preemption(p) &&
+        mechanisms().backoff != Backoff::kExpiryOnly) {
       report.consumed |= pod_bit(p);
       continue;
     }
-    add_to_queue(p, report);
+    requeue_moved(p, report);
   }
+}
+
+void World::requeue_moved(PodId p, StepReport& report, bool error) {
+  const Backoff backoff = mechanisms().backoff;
+  if (backoff == Backoff::kNone) {
+    add_to_queue(p, report);
+    return;
+  }
+  // A pod in the unschedulable pool has failed a cycle, and its backoff (1 s, doubling up to
+  // 10 s) starts at that failure; an event moves it milliseconds later, or minutes later.
+  // The model has no clock: the pod goes to backoffQ (requeuePodWithQueueingStrategy,
+  // pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610
+  // L1201-1205, moveToBackoffQ L684-703), and `backoff-expires` may take it on to activeQ at
+  // any moment. backoff=pop-when-idle: moveToBackoffQ runs PreEnqueue first (L689-697), and
+  // a pod still running preemption is gated into the pool.
+  if (backoff == Backoff::kPopWhenIdle && is_running_preemption(p)) {
+    pool_ |= pod_bit(p);
+    gated_ |= pod_bit(p);
+    return;
+  }
+  pool_ &= ~pod_bit(p);
+  gated_ &= ~pod_bit(p);
+  backoff_ |= pod_bit(p);
+  // A pod no plugin rejected — its binding failed — waits in podErrorBackoffQ, which Pop
+  // never takes from early (backoff_queue.go: popBackoff pops podBackoffQ only; not read at
+  // a named commit, so not citable here).
+  if (error)
+    error_backoff_ |= pod_bit(p);
+  report.moved |= pod_bit(p);
+  report.backed_off |= pod_bit(p);
+}
+
+void World::expire_backoff(PodId p, StepReport& report) {
+  // flushBackoffQCompleted moves the pod to activeQ through moveToActiveQ
+  // (scheduling_queue.go@003b4460 L925-938). backoff=expiry-only: its PreEnqueue gates a
+  // pod still running preemption (L643-661). backoff=pop-when-idle skips PreEnqueue there
+  // (L643), the pod having passed it on the way in; nothing can start its preemption while
+  // it waits in backoffQ, and the gate only ever opens, so the check below passes for it.
+  add_to_queue(p, report);
 }
 
 void World::move_lower_or_equal(PodId p, StepReport& report) {
@@ -149,7 +198,9 @@ void World::wake_on_release(PodId except, StepReport& report) {
 }
 
 void World::activate(PodId p, StepReport& report) {
-  if (has_pod(pool_, p))
+  // Activate moves a pod from the pool or backoffQ straight to activeQ, through PreEnqueue
+  // (scheduling_queue.go@003b4460 L750-773), which a pod from backoffQ passed already.
+  if (has_pod(pool_ | backoff_, p))
     add_to_queue(p, report);
   // Activate of an in-flight pod registers EventForceActivate for it
   // (scheduling_queue.go@003b4460 L733-738), a wildcard event that requeues it.
@@ -183,7 +234,7 @@ void World::move_on_node_add(NodeId n, StepReport& report) {
   const Cluster& c = *cluster_;
   for (PodId p : pods_in(pool_ & ~gated_)) {
     if (c.request(p).fits_in(c.capacity(n)))
-      add_to_queue(p, report);
+      requeue_moved(p, report);
   }
   // The same hint decides for an in-flight pod (L1251), which is not gated.
   record_in_flight_event(in_flight_ != kNoPod && c.request(in_flight_).fits_in(c.capacity(n)),

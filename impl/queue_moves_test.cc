@@ -25,11 +25,13 @@ using namespace test;  // NOLINT: the builders read as a small language in these
 // claims the whole node by preempting `victim`; p-small (50) is rejected only because of that
 // claim; p-urgent (100) takes a cpu, p-big finds no room and its nomination is cleared.
 World released() {
-  return world_of(
-      scenario({node("node-a", 3)},
-               {pod("victim", 0, 1, "node-a"), pod("p-huge", 60, 4), pod("p-big", 50, 3),
-                pod("p-small", 50, 1), later(pod("p-urgent", 100, 1))},
-               "kubernetes"));
+  Scenario s = scenario({node("node-a", 3)},
+                        {pod("victim", 0, 1, "node-a"), pod("p-huge", 60, 4), pod("p-big", 50, 3),
+                         pod("p-small", 50, 1), later(pod("p-urgent", 100, 1))},
+                        "kubernetes");
+  // These tests follow which pods a move takes, not their backoff after it.
+  s.mechanisms.backoff = Backoff::kNone;
+  return world_of(std::move(s));
 }
 
 // Runs the schedule up to the informer's delivery of p-big's cleared nomination, and

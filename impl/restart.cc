@@ -1,10 +1,13 @@
 // Scheduler restart: the process dies and a new one starts from the API server. Everything
 // kube-scheduler holds only in memory is lost — the scheduling queue with its in-flight
-// pods, the cache's assumed pods, the nominator, the executor's in-flight set and
-// lastVictimsPendingPreemption, running preemption jobs and binding calls not yet landed —
-// and the new informer's LIST replaces every watch event still pending. What the API server
-// holds survives: nodeName, nominatedNodeName, deletionTimestamp, the DisruptionTarget
-// condition, and the victims a job had already deleted.
+// pods and backoffQ, the cache's assumed pods, the nominator, the executor's in-flight set
+// and lastVictimsPendingPreemption, running preemption jobs — and the new informer's LIST
+// replaces every watch event still pending. What the API server holds survives: nodeName,
+// nominatedNodeName, deletionTimestamp, the DisruptionTarget condition, and the victims a
+// job had already deleted. A request the old process had already sent is not lost with it:
+// a binding call in flight, or an eviction its executor had under way, may still land after
+// the relist (`late-bind`, `late-evict`) — or may never have left the process, so neither
+// has to happen.
 #include "impl/world.h"
 
 namespace preemptcheck {
@@ -19,10 +22,18 @@ void World::restart(StepReport& report) {
   // L55–61), NewExecutor (pkg/scheduler/framework/preemption/manager/executor.go at
   // e642ef00b3031e9fc29c17a2c55a8c6051e980b8, L98–105).
   events_.clear();
+  // A binding in flight becomes a late binding: the new process knows nothing of it. Two
+  // restarts while it is in flight keep one (a later binding of the same pod is refused).
+  for (PodId p = 0; p < n; ++p) {
+    if (binding_[p] != kNoNode && late_binding_[p] == kNoNode)
+      late_binding_[p] = binding_[p];
+  }
   binding_.assign(n, kNoNode);
   assumed_.assign(n, kNoNode);
   nominated_.assign(n, kNoNode);
   active_.clear();
+  backoff_ = 0;
+  error_backoff_ = 0;
   pool_ = 0;
   gated_ = 0;
   preempting_ = 0;
@@ -33,12 +44,19 @@ void World::restart(StepReport& report) {
   in_flight_ = kNoPod;
   in_flight_decision_ = CycleDecision{};
   in_flight_event_ = false;
-  // The lost jobs' victims whose deletion had not started are given up.
+  // The lost jobs' victims whose deletion had not started are given up by the scheduler.
+  // The evictions a job had under way — every victim but the last in parallel, then the
+  // last alone (executor.go@e642ef00 L284-298) — may have been sent:
+  // each may still land.
   for (const Job& job : jobs_) {
     for (PodId v : pods_in(job.pending | (job.last == kNoPod ? 0 : pod_bit(job.last)))) {
       if (api_[v].exists && !api_[v].terminating)
         report.abandoned |= pod_bit(v);
     }
+    if (job.phase == JobPhase::kEvicting)
+      late_evictions_ |= job.pending;
+    else if (job.phase == JobPhase::kLast && job.last != kNoPod)
+      late_evictions_ |= pod_bit(job.last);
   }
   jobs_.clear();
   // The relist: the informer's initial LIST delivers every pod as an Add. An assigned pod
@@ -54,6 +72,30 @@ void World::restart(StepReport& report) {
     add_to_queue(p, report);
     nominated_[p] = api_[p].nominated;
   }
+}
+
+void World::late_bind(PodId p, StepReport& report) {
+  // The binding lands as kube-scheduler's own would: on a pod another binding has placed
+  // first it is refused, on a deleted pod NotFound. The new process learns of it only from
+  // the informer, as of another component's binding: the binding event takes the pod out
+  // of its queue and moves nothing (eventhandlers.go@00cd67b7 L168-178, L354-360: #134859's
+  // path).
+  const NodeId node = late_binding_[p];
+  late_binding_[p] = kNoNode;
+  if (!api_[p].exists || api_[p].node != kNoNode) {
+    report.binding_lost = true;
+    return;
+  }
+  PodObj obj = api_[p];
+  obj.node = node;
+  obj.nominated = kNoNode;
+  obj.start = next_start_++;
+  write(p, obj, EventType::kModified, report);
+}
+
+void World::late_evict(PodId v, StepReport& report) {
+  late_evictions_ &= ~pod_bit(v);
+  evict(v, report);  // api_server.cc
 }
 
 }  // namespace preemptcheck

@@ -37,8 +37,10 @@ std::string event_text(const Cluster& c, const WatchEvent& e) {
 
 std::string moves(const Cluster& c, const StepReport& step) {
   std::string out;
-  if (step.moved != 0)
-    out += fmt::format("; moves {} to activeQ", pod_names(c, step.moved));
+  if ((step.moved & ~step.backed_off) != 0)
+    out += fmt::format("; moves {} to activeQ", pod_names(c, step.moved & ~step.backed_off));
+  if (step.backed_off != 0)
+    out += fmt::format("; moves {} to backoffQ", pod_names(c, step.backed_off));
   if (step.consumed != 0) {
     out += fmt::format("; {} stays gated and the event is used up", pod_names(c, step.consumed));
   }
@@ -225,6 +227,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
         out += step.consumed != 0
                    ? "; an event received while it was in flight requeues it, PreEnqueue gates "
                      "it and the event is used up"
+               : has_pod(step.backed_off, a.pod)
+                   ? "; an event received while it was in flight moves it to backoffQ"
                    : "; an event received while it was in flight moves it to activeQ";
       }
       return out;
@@ -294,8 +298,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
                          c.pod_name(a.pod));
     case ActionKind::kRestart:
       return fmt::format(
-          "the scheduler restarts: queue, cache, nominator, in-flight set, jobs, "
-          "bindings and pending events are lost; it relists{}",
+          "the scheduler restarts: queue, cache, nominator, in-flight set, jobs and "
+          "pending events are lost (requests already sent may still land); it relists{}",
           step.moved != 0 ? fmt::format(" and queues {}", pod_names(c, step.moved))
                           : std::string());
     case ActionKind::kCreateNode: {
@@ -314,6 +318,32 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
           "another component binds {} to {} (nominated to {}); only the informer "
           "will tell kube-scheduler",
           c.pod_name(a.pod), c.node_name(a.node), node_name(c, before.api(a.pod).nominated));
+    case ActionKind::kBackoffExpires:
+      if (has_pod(after.gated(), a.pod)) {
+        return fmt::format("{}'s backoff expires; PreEnqueue gates it (its preemption is running)",
+                           c.pod_name(a.pod));
+      }
+      return fmt::format("{}'s backoff expires; it moves from backoffQ to activeQ",
+                         c.pod_name(a.pod));
+    case ActionKind::kLateBind:
+      if (step.binding_lost) {
+        return fmt::format("the binding of {} sent before the restart lands and is refused ({})",
+                           c.pod_name(a.pod),
+                           before.api(a.pod).exists ? "already bound" : "the pod is gone");
+      }
+      return fmt::format(
+          "the binding of {} to {} sent before the restart lands; only the informer will tell "
+          "the new scheduler",
+          c.pod_name(a.pod), c.node_name(before.late_binding(a.pod)));
+    case ActionKind::kLateEvict:
+      if (step.no_op) {
+        return fmt::format("the eviction of {} sent before the restart lands: already {}",
+                           c.pod_name(a.pod),
+                           before.api(a.pod).exists ? "terminating" : "gone (NotFound)");
+      }
+      return fmt::format("the eviction of {} sent before the restart lands ({})", c.pod_name(a.pod),
+                         after.api(a.pod).exists ? "DisruptionTarget set, deletion started"
+                                                 : "not yet bound, so it is gone at once");
   }
   return {};
 }
@@ -329,6 +359,10 @@ StateLines state_lines(const World& w, const StateLines& memory) {
     std::string binding;
     if (w.binding(p) != kNoNode)
       binding = fmt::format("bind call in flight to {}", c.node_name(w.binding(p)));
+    if (w.late_binding(p) != kNoNode) {
+      binding += fmt::format("{}bind call sent before the restart in flight to {}",
+                             binding.empty() ? "" : ", ", c.node_name(w.late_binding(p)));
+    }
     if (w.assumed(p) != kNoNode) {
       binding +=
           fmt::format("{}assumed on {}", binding.empty() ? "" : ", ", c.node_name(w.assumed(p)));
@@ -339,6 +373,8 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   for (PodId p : w.active_queue())
     queue += fmt::format("{}{}", queue.empty() ? "" : ", ", c.pod_name(p));
   lines.emplace_back("activeQ", or_none(queue, "empty"));
+  if (w.mechanisms().backoff != Backoff::kNone)
+    lines.emplace_back("backoffQ", or_none(pod_names(c, w.backoff_queue()), "empty"));
   lines.emplace_back("unschedulable pool", or_none(pod_names(c, w.unschedulable_pool()), "empty"));
   lines.emplace_back("gated (PreEnqueue)", or_none(pod_names(c, w.gated())));
   lines.emplace_back("in-flight set", or_none(pod_names(c, w.preempting()), "empty"));
@@ -358,6 +394,9 @@ StateLines state_lines(const World& w, const StateLines& memory) {
     jobs += fmt::format("{}{}", jobs.empty() ? "" : "; ", job_text(w, i));
   }
   lines.emplace_back("jobs", or_none(jobs));
+  if (w.late_evictions() != 0) {
+    lines.emplace_back("evictions sent before the restart", pod_names(c, w.late_evictions()));
+  }
   lines.insert(lines.end(), memory.begin(), memory.end());
   const Faults& f = c.scenario().faults;
   if (f.eviction_failures > 0 || f.binding_failures > 0) {

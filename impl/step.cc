@@ -29,6 +29,7 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   const size_t n = static_cast<size_t>(c.pod_count());
   api_.assign(n, PodObj{});
   binding_.assign(n, kNoNode);
+  late_binding_.assign(n, kNoNode);
   assumed_.assign(n, kNoNode);
   nominated_.assign(n, kNoNode);
   last_victim_.assign(n, kNoPod);
@@ -71,6 +72,15 @@ void World::enabled_actions(std::vector<Action>& out) const {
   // ended.
   if (!active_.empty() && in_flight_ == kNoPod) {
     out.push_back({ActionKind::kSchedule, active_.front(), kNoPod});
+  }
+  // backoff=pop-when-idle: with activeQ empty, Pop takes a pod from backoffQ before its
+  // backoff has expired. Which one comes first depends on times the model abstracts away,
+  // so any of them may.
+  // Pop (active_queue.go@00fdf757a8e89fb0c7ccad10419ef33a1fa1b1ab L326-347) takes the head
+  // of podBackoffQ (earliest backoff window, then priority), never podErrorBackoffQ.
+  if (active_.empty() && in_flight_ == kNoPod && mechanisms().backoff == Backoff::kPopWhenIdle) {
+    for (PodId p : pods_in(backoff_ & ~error_backoff_))
+      out.push_back({ActionKind::kSchedule, p, kNoPod});
   }
   for (PodId p = 0; p < n; ++p) {
     if (binding_[p] == kNoNode)
@@ -137,6 +147,15 @@ void World::enabled_actions(std::vector<Action>& out) const {
   }
   if (restarts_left_ > 0)
     out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
+  for (PodId p = 0; p < n; ++p) {
+    if (late_binding_[p] != kNoNode)
+      out.push_back({ActionKind::kLateBind, p, kNoPod});
+  }
+  for (PodId v : pods_in(late_evictions_))
+    out.push_back({ActionKind::kLateEvict, v, kNoPod});
+  // A backoff may expire at any moment: the model has no clock.
+  for (PodId p : pods_in(backoff_))
+    out.push_back({ActionKind::kBackoffExpires, p, kNoPod});
   if (external_bindings_left_ > 0) {
     for (PodId p = 0; p < n; ++p) {
       for (NodeId m = 0; m < cluster_->node_count(); ++m) {
@@ -215,7 +234,11 @@ std::string World::why_not_enabled(const Action& a) const {
       std::string s = active_.empty()
                           ? std::string("activeQ is empty")
                           : fmt::format("the head of activeQ is {}", c.pod_name(active_.front()));
-      if (has_pod(gated_, a.pod)) {
+      if (a.pod != kNoPod && has_pod(backoff_, a.pod)) {
+        s += mechanisms().backoff == Backoff::kPopWhenIdle
+                 ? fmt::format("; {} is in backoffQ, popped only when activeQ is empty", p)
+                 : fmt::format("; {} is in backoffQ until its backoff expires", p);
+      } else if (has_pod(gated_, a.pod)) {
         s += fmt::format("; {} is held at the PreEnqueue gate (its preemption is running)", p);
       } else if (has_pod(pool_, a.pod)) {
         s += fmt::format("; {} waits in the unschedulable pool", p);
@@ -270,6 +293,12 @@ std::string World::why_not_enabled(const Action& a) const {
       }
       return fmt::format("{} was created already, or does not arrive later",
                          a.node == kNoNode ? std::string("the node") : c.node_name(a.node));
+    case ActionKind::kBackoffExpires:
+      return fmt::format("{} is not in backoffQ", p);
+    case ActionKind::kLateBind:
+      return fmt::format("no binding of {} sent before a restart is in flight", p);
+    case ActionKind::kLateEvict:
+      return fmt::format("no eviction of {} sent before a restart is in flight", p);
     case ActionKind::kExternalBind:
       if (external_bindings_left_ == 0)
         return "no external binding is left in the fault budget";
@@ -286,7 +315,9 @@ StepReport World::apply(const Action& a) {
   report.action = a;
   switch (a.kind) {
     case ActionKind::kSchedule:
-      assert(!active_.empty() && active_.front() == a.pod && "schedule takes the head of activeQ");
+      assert(((!active_.empty() && active_.front() == a.pod) ||
+              (active_.empty() && has_pod(backoff_, a.pod))) &&
+             "schedule takes the head of activeQ, or a pod of backoffQ when activeQ is empty");
       if (mechanisms().cycle == Cycle::kSplit) {
         start_cycle(a.pod, report);  // cycle.cc
       } else {
@@ -341,6 +372,15 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kExternalBind:
       external_bind(a.pod, a.node, report);  // api_server.cc
+      break;
+    case ActionKind::kBackoffExpires:
+      expire_backoff(a.pod, report);  // queue.cc
+      break;
+    case ActionKind::kLateBind:
+      late_bind(a.pod, report);  // restart.cc
+      break;
+    case ActionKind::kLateEvict:
+      late_evict(a.pod, report);  // restart.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

@@ -32,13 +32,21 @@ Resources World::sum_requests(PodSet pods) const {
   return r;
 }
 
+NodeId World::view_nominated(PodId p) const {
+  if (p == in_flight_ && mechanisms().patch_diff_view)
+    return in_flight_nominated_;
+  return lister_[p].nominated;
+}
+
 bool World::is_running(size_t job) const {
   const int workers = cluster_->scenario().workers;
   return workers == 0 || job < static_cast<size_t>(workers);
 }
 
 bool World::is_quiescent() const {
-  if (!active_.empty() || !events_.empty() || !jobs_.empty() || uncreated_ != 0 ||
+  // A request sent before a restart (late-bind, late-evict) may never land: it does not
+  // keep the world from settling. A backoff always expires.
+  if (!active_.empty() || backoff_ != 0 || !events_.empty() || !jobs_.empty() || uncreated_ != 0 ||
       uncreated_nodes_ != 0 || in_flight_ != kNoPod) {
     return false;
   }

@@ -91,7 +91,8 @@ struct StepReport {
   CycleDecision decision;
   bool gated = false;         ///< the preemptor went back to the queue gated
   PodSet cleared = 0;         ///< lower-priority nominations cleared by this step
-  PodSet moved = 0;           ///< pods moved to activeQ by this step
+  PodSet moved = 0;           ///< pods moved to activeQ (or backoffQ) by this step
+  PodSet backed_off = 0;      ///< those of `moved` that went to backoffQ
   PodSet consumed = 0;        ///< gated pods that saw this step's event and stayed gated
   bool no_op = false;         ///< an API call that changed nothing (NotFound, already set)
   bool binding_lost = false;  ///< a bind whose pod had been deleted meanwhile
@@ -160,6 +161,12 @@ class World {
   const PodObj& api(PodId p) const { return api_[p]; }
   /// The node a binding call in flight will bind p to.
   NodeId binding(PodId p) const { return binding_[p]; }
+  /// The node a binding call sent by the scheduler before its restart would bind p to, if
+  /// it was sent and has not landed (`late-bind`; it may never land).
+  NodeId late_binding(PodId p) const { return late_binding_[p]; }
+  /// Victims whose eviction the scheduler's executor may have sent before its restart and
+  /// that have not landed (`late-evict`; each may never land).
+  PodSet late_evictions() const { return late_evictions_; }
   const EventQueue& events() const { return events_; }
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
@@ -173,6 +180,11 @@ class World {
   NodeId nominated(PodId p) const { return nominated_[p]; }
   const ActiveQueue& active_queue() const { return active_; }
   PodSet unschedulable_pool() const { return pool_; }
+  /// backoff=pop-when-idle|expiry-only: the pods in backoffQ.
+  PodSet backoff_queue() const { return backoff_; }
+  /// The pods of backoffQ that a failed binding put there (podErrorBackoffQ), which Pop
+  /// never takes early.
+  PodSet error_backoff() const { return error_backoff_; }
   PodSet gated() const { return gated_; }
   PodSet preempting() const { return preempting_; }
   PodId last_victim(PodId preemptor) const { return last_victim_[preemptor]; }
@@ -192,6 +204,12 @@ class World {
   /// cycle=split: whether an event that may make the in-flight pod schedulable arrived
   /// while it was in flight.
   bool in_flight_event() const { return in_flight_event_; }
+  /// cycle=split: the nominatedNodeName of the in-flight pod's object as it was popped, the
+  /// copy its failure handler diffs the status patch against (patch-diff=view).
+  NodeId in_flight_nominated() const { return in_flight_nominated_; }
+  /// The nominatedNodeName of the scheduler's own copy of p: the queue's object, refreshed
+  /// by every informer update, or for the pod in flight the object it was popped with.
+  NodeId view_nominated(PodId p) const;
   /// Whether job index i holds a worker.
   bool is_running(size_t job) const;
 
@@ -222,7 +240,11 @@ class World {
  private:
   // api_server.cc
   void write(PodId p, const PodObj& obj, EventType type, StepReport& report);
-  void patch_nominated(PodId p, NodeId node, StepReport& report);
+  /// The failure handler's or the executor's status PATCH of p's nominatedNodeName to
+  /// `node`. patch-diff=truth: sent when the API server's value differs; patch-diff=view:
+  /// when the scheduler's copy (`view`) differs, and then it writes `node` whatever the API
+  /// server holds. A PATCH that changes nothing writes no event.
+  void patch_nominated(PodId p, NodeId node, NodeId view, StepReport& report);
   void evict(PodId victim, StepReport& report);
   void land_binding(PodId p, StepReport& report);
   void create(PodId p, StepReport& report);
@@ -250,6 +272,12 @@ class World {
   /// may now fit or preempt.
   void wake_on_release(PodId except, StepReport& report);
   void activate(PodId p, StepReport& report);
+  /// requeuePodWithQueueingStrategy for a pod an event moves out of the unschedulable pool:
+  /// to backoffQ while it backs off (backoff≠none), to activeQ otherwise; PreEnqueue runs on
+  /// the way in, except into backoffQ with backoff=expiry-only.
+  void requeue_moved(PodId p, StepReport& report, bool error = false);
+  /// backoff≠none: p's backoff expires (flushBackoffQCompleted): from backoffQ to activeQ.
+  void expire_backoff(PodId p, StepReport& report);
   void flush(StepReport& report);
   /// addNodeToCache's move for a Node/Add event of node n.
   void move_on_node_add(NodeId n, StepReport& report);
@@ -272,6 +300,8 @@ class World {
   void finish_step(const Action& a, StepReport& report);
   void merge_duplicate_jobs();
   // cycle.cc
+  /// Takes p out of the queue for its cycle.
+  void pop(PodId p);
   void run_cycle(PodId p, StepReport& report);
   /// cycle=split: pops p and decides on the current view; p is in flight until end_cycle.
   void start_cycle(PodId p, StepReport& report);
@@ -287,6 +317,9 @@ class World {
   // restart.cc
   /// The scheduler process restarts: everything it held in memory is lost, and it relists.
   void restart(StepReport& report);
+  /// A binding or an eviction the scheduler sent before its restart lands.
+  void late_bind(PodId p, StepReport& report);
+  void late_evict(PodId v, StepReport& report);
 
   // Members in order of alignment, so that a World has no padding: its bytes are its value,
   // which lets the packed encoding (properties/world_model.h) compare and store raw bytes.
@@ -295,6 +328,7 @@ class World {
   // The API server.
   PodArray<PodObj> api_;
   PodArray<NodeId> binding_;
+  PodArray<NodeId> late_binding_;
   EventQueue events_;
   PodSet uncreated_ = 0;  ///< pods declared `arrives: later` not created yet
 
@@ -309,6 +343,9 @@ class World {
   PodArray<PodId> last_victim_;
   PodArray<PodSet> inflight_by_;
   PodSet waiting_ = 0;
+  PodSet backoff_ = 0;
+  PodSet error_backoff_ = 0;  ///< the part of backoffQ in podErrorBackoffQ
+  PodSet late_evictions_ = 0;
   JobList jobs_;
   CycleDecision in_flight_decision_;
 
@@ -317,12 +354,13 @@ class World {
   std::uint8_t uncreated_nodes_ = 0;  ///< nodes declared `arrives: later` not created yet
   PodId in_flight_ = kNoPod;
   bool in_flight_event_ = false;
+  NodeId in_flight_nominated_ = kNoNode;
   std::uint8_t eviction_failures_left_ = 0;
   std::uint8_t binding_failures_left_ = 0;
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
   std::uint8_t external_bindings_left_ = 0;
-  std::array<std::uint8_t, 7> unused_{};  ///< always zero: a World has no padding
+  std::array<std::uint8_t, 6> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

@@ -472,7 +472,11 @@ TEST(implQueue, LastVictimDeleteEventMovesThePreemptorOnceTheGateIsOpen) {
   EXPECT_EQ(d.event.type, EventType::kDeleted);
   EXPECT_EQ(d.moved, bit(w, "p"));
   EXPECT_EQ(d.consumed, PodSet{0});
-  EXPECT_EQ(w.active_queue(), std::vector<PodId>{id(w, "p")});
+  // Having failed its cycle, p backs off (backoff=pop-when-idle): backoffQ, popped at once
+  // since activeQ is empty.
+  EXPECT_TRUE(w.active_queue().empty());
+  EXPECT_EQ(w.backoff_queue(), bit(w, "p"));
+  EXPECT_TRUE(w.is_enabled(Action{ActionKind::kSchedule, id(w, "p"), kNoPod}));
 }
 
 // getLowerPriorityNominatedPods: only strictly lower nominees lose their nomination. p2

@@ -108,6 +108,9 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kRestart:
     case ActionKind::kCreateNode:
     case ActionKind::kExternalBind:
+    case ActionKind::kBackoffExpires:
+    case ActionKind::kLateBind:
+    case ActionKind::kLateEvict:
       return {};
   }
   return {};
@@ -150,6 +153,14 @@ Lane lane_of(ActionKind kind) {
     // A restart is the scheduler process itself: its new scheduling thread relists.
     case ActionKind::kRestart:
       return Lane::kSchedulingThread;
+    // flushBackoffQCompleted runs on the queue's own periodic goroutine, as the flush does.
+    case ActionKind::kBackoffExpires:
+      return Lane::kQueueFlush;
+    // Requests the old process sent complete in the API server, outside the new scheduler.
+    case ActionKind::kLateBind:
+      return Lane::kBinding;
+    case ActionKind::kLateEvict:
+      return Lane::kExecutor;
   }
   return Lane::kSchedulingThread;
 }

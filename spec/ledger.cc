@@ -77,10 +77,16 @@ void Ledger::record(const StepReport& step, const World& after) {
       return;
     case Kind::kPreempt: {
       // The preemption decides a takeover: every standing nomination of strictly lower
-      // priority to the chosen node is revoked now, whatever the executor has patched yet —
-      // kube-scheduler's getLowerPriorityNominatedPods/clearNominatedNodeName will clear them
-      // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
-      // L453-467, L423-444).
+      // priority to the chosen node is revoked now. This is the properties' definition of a
+      // takeover — the higher-priority decision supersedes the lower claim on that space —
+      // and not a claim that kube-scheduler's executor clears it: mostly it does
+      // (getLowerPriorityNominatedPods, clearNominatedNodeName:
+      // pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+      // L453-467, L423-444), but not when the takeover starts no job (L218-221) nor for a
+      // nominee whose copy shows no nominatedNodeName (L433-435, patch-diff=view). Revoking
+      // only at the clear that happens was measured (SPEC §4): it turns takeover-pdb's
+      // p-mid, which legitimately preempts elsewhere after p-high's takeover, into
+      // over-preemption.
       const Cluster& c = after.cluster();
       for (PodId q = 0; q < standing_.size(); ++q) {
         if (q != p && standing_[q] == step.decision.node && c.priority(q) < c.priority(p)) {

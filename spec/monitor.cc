@@ -107,7 +107,9 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
   if (fresh == 0)
     return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
-  for (PodId w : pods_in(fresh)) {
+  // A victim it had already chosen is no pod beyond its first choice: choosing it again is
+  // no-double-victim's business (F3's redundant re-preemption), not over-preemption.
+  for (PodId w : pods_in(fresh & ~earlier)) {
     Resources total = before.sum_requests(remaining | claims | pod_bit(w));
     total += c.request(p);
     if (!total.fits_in(c.capacity(n)))
