@@ -498,6 +498,53 @@ TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
   EXPECT_EQ(r.stats.transitions, 621u);
 }
 
+// SPEC §2.4: with SchedulerPopFromBackoffQ on (kubernetes) #141694's strand needs no timing;
+// with it off the preemptor enters backoffQ ungated and is stranded only when its backoff
+// expires while its redundant NotFound job still runs — a longer schedule through
+// `backoff-expires`; without backoffQ the shortest schedule is the one F4 was found with.
+TEST(Scenarios, BackoffGateDecidesHowF4Strands) {
+  auto length_and_expiry = [](const std::string& backoff) {
+    auto r = check("g1-basic", {"--profile", "kubernetes", "--backoff=" + backoff, "--property",
+                                "no-lost-wakeup"});
+    EXPECT_EQ(r.outcome, checker::Outcome::kViolated) << backoff;
+    bool expiry = false;
+    for (const Action& a : r.violation->path)
+      expiry = expiry || a.kind == ActionKind::kBackoffExpires;
+    return std::make_pair(r.violation->path.size(), expiry);
+  };
+  EXPECT_EQ(length_and_expiry("pop-when-idle"), std::make_pair(std::size_t{16}, false));
+  EXPECT_EQ(length_and_expiry("expiry-only"), std::make_pair(std::size_t{18}, true));
+  EXPECT_EQ(length_and_expiry("none"), std::make_pair(std::size_t{16}, false));
+}
+
+// SPEC §2.3: a binding sent before a restart lands after the relist. The new process, which
+// knows nothing of it, gives the same space to a pod that arrived meanwhile: the API server
+// binds both (the kubelet's admission, not modelled, would refuse one). Under `reference` too:
+// no switch of the scheduler's can close it. Before late bindings, the lost binding was simply
+// dropped and the scenario held.
+TEST(Scenarios, ABindingSentBeforeARestartCanLandBesideTheNewProcesssChoice) {
+  Scenario s;
+  s.name = "late-binding";
+  s.nodes = {NodeSpec{"node", 4000, 4}};
+  PodSpec p;
+  p.name = "p";
+  p.priority = 1;
+  p.cpu = 3000;
+  p.memory = 3;
+  PodSpec q = p;
+  q.name = "q";
+  q.priority = 10;
+  q.arrives_later = true;
+  s.pods = {p, q};
+  s.faults.restarts = 1;
+  auto r = check_scenario(s, {"--property", "no-overcommit"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  bool late = false;
+  for (const Action& a : r.violation->path)
+    late = late || a.kind == ActionKind::kLateBind;
+  EXPECT_TRUE(late);
+}
+
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
   // The same scenario under today's kube-scheduler (gate=last-victim) holds.
   auto r = check("g2-single-victim", {"--profile", "kubernetes"});
