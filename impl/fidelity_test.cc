@@ -74,10 +74,10 @@ TEST(implBackoff, ExpiryOnlyLetsTheGatedPodIntoBackoffQAndGatesItAtExpiry) {
 }
 
 TEST(implBackoff, AMovedPodBacksOffAndIsPoppedOnlyWhenActiveQIsEmpty) {
-  Scenario s = scenario({node("node1")},
-                        {pod("v", kLow, kLarge, "node1"), pod("p", kHigh, kLarge),
-                         later(pod("q", kMid, kSmall))},
-                        "kubernetes");
+  Scenario s = scenario(
+      {node("node1")},
+      {pod("v", kLow, kLarge, "node1"), pod("p", kHigh, kLarge), later(pod("q", kMid, kSmall))},
+      "kubernetes");
   World w = world_of(std::move(s));
   run(w, "schedule p");
   run(w, "clear-nominations p");
@@ -129,10 +129,10 @@ TEST(implBackoff, NoneKeepsTheModelWithoutABackoffQueue) {
 // p (mid) preempts v on node1 and is nominated there; before the informer delivers p's own
 // patch, h (high) preempts on node1 too and its job clears the lower nominations.
 World takeover_before_the_patch_is_seen(bool view) {
-  Scenario s = scenario({node("node1", kLarge)},
-                        {pod("v", kLow, kLarge, "node1"), pod("p", kMid, kLarge),
-                         later(pod("h", kHigh, kLarge))},
-                        "kubernetes");
+  Scenario s = scenario(
+      {node("node1", kLarge)},
+      {pod("v", kLow, kLarge, "node1"), pod("p", kMid, kLarge), later(pod("h", kHigh, kLarge))},
+      "kubernetes");
   s.mechanisms.patch_diff_view = view;
   World w = world_of(std::move(s));
   run(w, "create h");
@@ -229,10 +229,10 @@ TEST(implInFlight, ThePodsOwnUpdateSkipsTheNominatorWhileItIsInFlight) {
   // scheduling_queue.go@003b4460 L1035-1039: Update of a pod in flight returns before
   // UpdateNominatedPod. With nomination=async the nominator learns p's nomination only from
   // that update, so while p is in flight it keeps none.
-  Scenario s = scenario({node("node1", kLarge)},
-                        {pod("v", kLow, kLarge, "node1"), pod("q", kLow, kLarge),
-                         later(pod("p", kHigh, kLarge))},
-                        "kubernetes");
+  Scenario s = scenario(
+      {node("node1", kLarge)},
+      {pod("v", kLow, kLarge, "node1"), pod("q", kLow, kLarge), later(pod("p", kHigh, kLarge))},
+      "kubernetes");
   s.mechanisms.cycle = Cycle::kSplit;
   s.mechanisms.nomination = Timing::kAsync;
   s.mechanisms.inflight = Inflight::kOff;
@@ -243,8 +243,8 @@ TEST(implInFlight, ThePodsOwnUpdateSkipsTheNominatorWhileItIsInFlight) {
   run(w, "cycle-end q");  // q: no candidate, to the pool
   run(w, "create p");
   run(w, "observe");
-  run(w, "schedule p");  // p in flight: preempts v
-  run(w, "flush");       // a wildcard event recorded for p
+  run(w, "schedule p");   // p in flight: preempts v
+  run(w, "flush");        // a wildcard event recorded for p
   run(w, "cycle-end p");  // nominated to node1 in the API; requeued by the recorded event
   ASSERT_EQ(w.active_queue().front(), p);
   run(w, "schedule p");  // in flight again before its own patch is seen

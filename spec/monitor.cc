@@ -107,9 +107,10 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
   if (fresh == 0)
     return;
   const PodSet remaining = before.ground_pods(n) & ~earlier & ~fresh & ~pod_bit(p);
-  // A victim it had already chosen is no pod beyond its first choice: choosing it again is
-  // no-double-victim's business (F3's redundant re-preemption), not over-preemption.
-  for (PodId w : pods_in(fresh & ~earlier)) {
+  // A victim it had already chosen, or one already gone from the API server (chosen before,
+  // deleted, and not yet shown so by the informer), is no pod beyond its first choice:
+  // choosing it again is F3's redundant re-preemption, whose NotFound evicts nothing.
+  for (PodId w : pods_in(fresh & ~earlier & before.ground_pods(n))) {
     Resources total = before.sum_requests(remaining | claims | pod_bit(w));
     total += c.request(p);
     if (!total.fits_in(c.capacity(n)))
