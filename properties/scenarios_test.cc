@@ -517,6 +517,20 @@ TEST(Scenarios, BackoffGateDecidesHowF4Strands) {
   EXPECT_EQ(length_and_expiry("none"), std::make_pair(std::size_t{16}, false));
 }
 
+// SPEC §2.4, §7: with patch-diff=view h's takeover job skips p, whose copy does not yet show
+// its own nomination, so no clear is delivered and no PR #129058 move wakes p — the strand
+// comes a step sooner than when the patch is diffed against the API server's value.
+TEST(Scenarios, PatchDiffViewSkipsTheClearOnSecondNode) {
+  auto length = [](const std::string& patch_diff) {
+    auto r = check("second-node", {"--profile", "kubernetes", "--patch-diff=" + patch_diff,
+                                   "--property", "no-lost-wakeup"});
+    EXPECT_EQ(r.outcome, checker::Outcome::kViolated) << patch_diff;
+    return r.violation->path.size();
+  };
+  EXPECT_EQ(length("view"), 18u);
+  EXPECT_EQ(length("truth"), 19u);
+}
+
 // SPEC §2.3: a binding sent before a restart lands after the relist. The new process, which
 // knows nothing of it, gives the same space to a pod that arrived meanwhile: the API server
 // binds both (the kubelet's admission, not modelled, would refuse one). Under `reference` too:
