@@ -81,8 +81,10 @@ void World::land_binding(PodId p, StepReport& report) {
       assumed_[p] = kNoNode;
       move_all_on_delete(report);
     }
+    // Back to activeQ, or with backoff≠none to backoffQ's error part, as after any failed
+    // binding (fail_binding).
     if (lister_[p].node == kNoNode)
-      add_to_queue(p, report);
+      requeue_moved(p, report, true);
     return;
   }
   PodObj obj = api_[p];

@@ -44,6 +44,7 @@ void World::restart(StepReport& report) {
   in_flight_ = kNoPod;
   in_flight_decision_ = CycleDecision{};
   in_flight_event_ = false;
+  in_flight_nominated_ = kNoNode;
   // The lost jobs' victims whose deletion had not started are given up by the scheduler.
   // The evictions a job had under way — every victim but the last in parallel, then the
   // last alone (executor.go@e642ef00 L284-298) — may have been sent:

@@ -484,8 +484,8 @@ TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
                               "no-over-preemption", "expected-outcome"}) {
     auto r = check("external-binding", {"--profile", "kubernetes", "--property", p});
     EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << p;
-    EXPECT_EQ(r.stats.states, 440u) << p;
-    EXPECT_EQ(r.stats.transitions, 1306u) << p;
+    EXPECT_EQ(r.stats.states, 472u) << p;
+    EXPECT_EQ(r.stats.transitions, 1420u) << p;
   }
   Scenario s = load_scenario_file(scenario_path("external-binding"));
   s.faults.external_bindings = 0;
