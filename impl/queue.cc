@@ -127,8 +127,9 @@ void World::requeue_moved(PodId p, StepReport& report, bool error) {
     add_to_queue(p, report);
     return;
   }
-  // A pod in the unschedulable pool has failed a cycle, and its backoff (1 s, doubling up to
-  // 10 s) starts at that failure; an event moves it milliseconds later, or minutes later.
+  // A pod in the unschedulable pool has failed a cycle, and its backoff (by default 1 s,
+  // doubling up to 10 s; not cited) starts at that failure; an event moves it milliseconds
+  // later, or minutes later.
   // The model has no clock: the pod goes to backoffQ (requeuePodWithQueueingStrategy,
   // pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610
   // L1201-1205, moveToBackoffQ L684-703), and `backoff-expires` may take it on to activeQ at
