@@ -78,7 +78,8 @@ std::uint64_t World::fingerprint() const {
   if (error_backoff_ != 0)
     d.word(std::uint64_t{1} << 58 | std::uint64_t{error_backoff_});
   bool late = late_evictions_ != 0;
-  for (size_t p = 0; p < n && !late; ++p)
+  // Only a scenario with restarts ever sets a late binding: no other state looks.
+  for (size_t p = 0; p < n && !late && cluster_->scenario().faults.restarts > 0; ++p)
     late = late_binding_[p] != kNoNode;
   if (late) {
     d.word(std::uint64_t{1} << 60 | std::uint64_t{late_evictions_});
