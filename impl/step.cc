@@ -147,12 +147,15 @@ void World::enabled_actions(std::vector<Action>& out) const {
   }
   if (restarts_left_ > 0)
     out.push_back({ActionKind::kRestart, kNoPod, kNoPod});
-  for (PodId p = 0; p < n; ++p) {
-    if (late_binding_[p] != kNoNode)
-      out.push_back({ActionKind::kLateBind, p, kNoPod});
+  // Only a scenario with restarts has requests sent before one.
+  if (cluster_->scenario().faults.restarts > 0) {
+    for (PodId p = 0; p < n; ++p) {
+      if (late_binding_[p] != kNoNode)
+        out.push_back({ActionKind::kLateBind, p, kNoPod});
+    }
+    for (PodId v : pods_in(late_evictions_))
+      out.push_back({ActionKind::kLateEvict, v, kNoPod});
   }
-  for (PodId v : pods_in(late_evictions_))
-    out.push_back({ActionKind::kLateEvict, v, kNoPod});
   // A backoff may expire at any moment: the model has no clock.
   for (PodId p : pods_in(backoff_))
     out.push_back({ActionKind::kBackoffExpires, p, kNoPod});
