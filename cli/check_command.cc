@@ -5,17 +5,14 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <unistd.h>
 #include <climits>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <memory>
 #include <ostream>
-#include <thread>
 
 #include "checker/explore_auto.h"
 #include "cli/interrupt_signals.h"
@@ -78,92 +75,6 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
 
 }  // namespace
 
-const char* default_scenario_yaml();
-
-unsigned effective_threads(unsigned threads) {
-  if (threads != 0)
-    return threads;
-  return std::max(1U, std::thread::hardware_concurrency());
-}
-
-std::uint64_t default_max_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 5 * 4;
-}
-
-std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
-    ++digits;
-  if (digits == 0 || digits > 15)
-    return std::nullopt;
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < digits; ++i) {
-    value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
-  }
-  const std::string_view suffix = text.substr(digits);
-  static constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = {
-      {"", 1},
-      {"K", 1000ULL},
-      {"M", 1000ULL * 1000},
-      {"G", 1000ULL * 1000 * 1000},
-      {"T", 1000ULL * 1000 * 1000 * 1000},
-      {"Ki", 1ULL << 10},
-      {"Mi", 1ULL << 20},
-      {"Gi", 1ULL << 30},
-      {"Ti", 1ULL << 40}};
-  for (const auto& [unit, factor] : kUnits) {
-    if (suffix == unit) {
-      if (value == 0 || value > std::numeric_limits<std::uint64_t>::max() / factor) {
-        return std::nullopt;
-      }
-      return value * factor;
-    }
-  }
-  return std::nullopt;
-}
-
-Scenario load_scenario(const std::string& path) {
-  if (path.empty())
-    return load_scenario_text(default_scenario_yaml(), "<embedded default>");
-  return load_scenario_file(path);
-}
-
-std::optional<std::string> apply_choice(Scenario& scenario, const MechanismChoice& choice,
-                                        std::vector<std::string>* notes) {
-  if (choice.profile) {
-    auto m = profile(*choice.profile);
-    if (!m) {
-      std::string names;
-      for (auto n : profile_names())
-        names += (names.empty() ? "" : ", ") + std::string(n);
-      return fmt::format("unknown profile '{}'; expected one of: {}", *choice.profile, names);
-    }
-    scenario.profile = *choice.profile;
-    scenario.mechanisms = *m;
-  }
-  for (const auto& [name, value] : choice.switches) {
-    const Mechanisms before = scenario.mechanisms;
-    if (auto error = set_mechanism(scenario.mechanisms, name, value))
-      return error;
-    if (notes != nullptr && scenario.mechanisms == before) {
-      notes->push_back(
-          fmt::format("--{}={} changes nothing: {} already sets it", name, value,
-                      choice.profile ? "profile " + *choice.profile : std::string("the input")));
-    }
-  }
-  return std::nullopt;
-}
-
-void print_notes(const std::vector<std::string>& notes, std::string_view command,
-                 std::ostream& err) {
-  for (const std::string& n : notes)
-    fmt::print(err, "preemptcheck {}: note: {}\n", command, n);
-}
-
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
   if (gated && options.stop_at_first) {
@@ -189,12 +100,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
   }
-  std::vector<std::string> notes;
-  if (auto error = apply_choice(scenario, options.mechanisms, &notes)) {
-    fmt::print(err, "preemptcheck: {}\n", *error);
+  if (!choose_mechanisms(scenario, options.mechanisms, "check", "preemptcheck", err))
     return kExitBadInput;
-  }
-  print_notes(notes, "check", err);
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;

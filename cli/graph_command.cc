@@ -118,12 +118,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
-  std::vector<std::string> notes;
-  if (auto error = apply_choice(scenario, o.mechanisms, &notes)) {
-    fmt::print(err, "preemptcheck graph: {}\n", *error);
+  if (!choose_mechanisms(scenario, o.mechanisms, "graph", "preemptcheck graph", err))
     return kExitBadInput;
-  }
-  print_notes(notes, "graph", err);
   std::optional<std::string> dot;
   if (!o.svg_path.empty()) {
     dot = find_dot();

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/check_command.h"
+#include "cli/common.h"
 #include "impl/world.h"
 
 namespace preemptcheck::cli {

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "cli/check_command.h"
+#include "cli/common.h"
 #include "files/kubectl_import.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"

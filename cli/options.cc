@@ -31,6 +31,11 @@ void whole_option(CLI::App& app, const std::string& flag, T& into, std::uint64_t
       ->type_name("N");
 }
 
+// --threads: worker threads, 1 to 256; `help` says what they run.
+void threads_option(CLI::App& app, unsigned& threads, const std::string& help) {
+  whole_option(app, "--threads", threads, 1, 256, "a whole number from 1 to 256", help);
+}
+
 // The safety properties' names, from spec/'s table.
 std::vector<std::string_view> safety_names() {
   std::vector<std::string_view> out;
@@ -168,9 +173,9 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
                  "Write each violated property's shortest counterexample to DIR as a YAML file, "
                  "and print the line that replays it")
       ->type_name("DIR");
-  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
-               "Worker threads (default: the machine's cores); every result is the same for "
-               "every N");
+  threads_option(app, o.threads,
+                 "Worker threads (default: the machine's cores); every result is the same for "
+                 "every N");
   app.add_option_function<std::string>(
          "--max-memory",
          [&o](const std::string& v) {
@@ -248,9 +253,9 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
   mechanism_options(app, o.mechanisms);
   property_option(app, o.checked, state);
   app.add_option("--out", o.out_dir, "Write a counterexample to DIR")->type_name("DIR");
-  whole_option(app, "--threads", o.threads, 1, 256, "a whole number from 1 to 256",
-               "Worker threads of each cluster's search (default: the machine's cores); the "
-               "result is the same for every N");
+  threads_option(app, o.threads,
+                 "Worker threads of each cluster's search (default: the machine's cores); the "
+                 "result is the same for every N");
   app.add_flag("--differential", o.differential,
                "Fail a cluster only when the profile alone, without the switches, holds on it");
   app.add_flag("--stateful", o.stateful, "Random walks on larger clusters (3-4 nodes, 9-12 pods)");

@@ -51,12 +51,8 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     return kExitBadInput;
   }
   Scenario run = cx.scenario;
-  std::vector<std::string> notes;
-  if (auto error = apply_choice(run, o.mechanisms, &notes)) {
-    fmt::print(err, "preemptcheck replay: {}\n", *error);
+  if (!choose_mechanisms(run, o.mechanisms, "replay", "preemptcheck replay", err))
     return kExitBadInput;
-  }
-  print_notes(notes, "replay", err);
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
   // A file with no digest was written by hand: its steps are replayed, its property (if it
   // names one) judged as under overridden switches, and nothing in it is verified.

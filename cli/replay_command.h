@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/check_command.h"
+#include "cli/common.h"
 #include "impl/world.h"
 
 namespace preemptcheck::cli {

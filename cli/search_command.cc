@@ -13,7 +13,7 @@
 
 #include "checker/explore_failure.h"
 #include "checker/mpi_world.h"
-#include "cli/check_command.h"
+#include "cli/common.h"
 #include "files/scenario_yaml.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
@@ -197,12 +197,8 @@ namespace {
 int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostream& out,
                     std::ostream& err) {
   Scenario base;  // only its profile and mechanisms are used
-  std::vector<std::string> notes;
-  if (auto error = apply_choice(base, o.mechanisms, &notes)) {
-    fmt::print(err, "preemptcheck search: {}\n", *error);
+  if (!choose_mechanisms(base, o.mechanisms, "search", "preemptcheck search", err))
     return kExitBadInput;
-  }
-  print_notes(notes, "search", err);
   if (o.stateful && checker::mpi::size() > 1) {
     if (!checker::mpi::is_lead_rank())
       return kExitHolds;  // rank 0's status follows

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/check_command.h"
+#include "cli/common.h"
 #include "files/counterexample_yaml.h"
 #include "properties/search.h"
 #include "properties/search_counterexample.h"

@@ -229,7 +229,7 @@ class Reader : StrictYaml {
       }
       const Fields fields = mapping(e, "an 'also' entry", kAlsoKeys);
       const Field& p = require(fields, "property", "an 'also' entry");
-      checker::PropertyMessage m;
+      spec::PropertyMessage m;
       m.name = safety_property(p.value.IsNull() ? p.key_node : p.value, text(p));
       m.message = text(require(fields, "message", "an 'also' entry"));
       cx.also.push_back(std::move(m));

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/explorer.h"
 #include "files/scenario_yaml.h"
 #include "impl/action.h"
 #include "impl/scenario.h"
+#include "spec/property_message.h"
 
 namespace preemptcheck {
 
@@ -43,9 +43,9 @@ struct CounterexampleStep {
 
 /// A counterexample, as written by `check --out` and read by `replay`.
 struct Counterexample {
-  std::string property;                        ///< the violated safety property
-  std::string message;                         ///< its one-line message
-  std::vector<checker::PropertyMessage> also;  ///< other properties the last step violated
+  std::string property;                     ///< the violated safety property
+  std::string message;                      ///< its one-line message
+  std::vector<spec::PropertyMessage> also;  ///< other properties the last step violated
   FoundBy found_by;
   /// The scenario, its `profile` and `mechanisms` those of the run (every switch is written).
   Scenario scenario;

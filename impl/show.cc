@@ -50,31 +50,47 @@ std::string moves(const Cluster& c, const StepReport& step) {
   return out;
 }
 
+// cycle=split: what a cycle decided on the view it started with, e.g. "fits on node-a".
+std::string decision_text(const Cluster& c, const CycleDecision& d) {
+  switch (d.kind) {
+    case CycleDecision::Kind::kBind:
+      return fmt::format("fits on {}", c.node_name(d.node));
+    case CycleDecision::Kind::kIneligible:
+      return "does not fit and is not eligible to preempt";
+    case CycleDecision::Kind::kNoCandidate:
+      return "does not fit and no preemption makes room";
+    case CycleDecision::Kind::kPreempt:
+      break;
+  }
+  return d.to_evict != 0
+             ? fmt::format("would preempt {} on {}", pod_names(c, d.to_evict), c.node_name(d.node))
+             : fmt::format("would preempt on {}, its victims already terminating",
+                           c.node_name(d.node));
+}
+
 // cycle=split: what the cycle that just started decided on the view it started with.
 std::string describe_cycle_start(const Cluster& c, const StepReport& step) {
   const std::string& p = c.pod_name(step.pod);
-  const CycleDecision& d = step.decision;
-  std::string decided;
-  switch (d.kind) {
-    case CycleDecision::Kind::kBind:
-      decided = fmt::format("fits on {}", c.node_name(d.node));
-      break;
-    case CycleDecision::Kind::kIneligible:
-      decided = "does not fit and is not eligible to preempt";
-      break;
-    case CycleDecision::Kind::kNoCandidate:
-      decided = "does not fit and no preemption makes room";
-      break;
-    case CycleDecision::Kind::kPreempt:
-      decided =
-          d.to_evict != 0
-              ? fmt::format("would preempt {} on {}", pod_names(c, d.to_evict), c.node_name(d.node))
-              : fmt::format("would preempt on {}, its victims already terminating",
-                            c.node_name(d.node));
-      break;
-  }
   return fmt::format("{}'s cycle starts ({} is in flight); on the view it starts with, {} {}", p, p,
-                     p, decided);
+                     p, decision_text(c, step.decision));
+}
+
+// cycle=split: the cycle in flight as a state line — the pod, its decision with every victim
+// of the chosen candidate, whether an event that may make it schedulable arrived since it
+// started, and (patch-diff=view) the nomination of the copy it was popped with when the
+// informer has changed it since: each field World::fingerprint digests for it.
+std::string in_flight_text(const World& w) {
+  const Cluster& c = w.cluster();
+  const PodId p = w.in_flight();
+  const CycleDecision& d = w.in_flight_decision();
+  std::string s = fmt::format("{}: {}", c.pod_name(p), decision_text(c, d));
+  if (d.victims != d.to_evict)
+    s += fmt::format(" (victims {})", or_none(pod_names(c, d.victims)));
+  if (w.in_flight_event())
+    s += "; an event that may make it schedulable arrived while it was in flight";
+  if (w.mechanisms().patch_diff_view && w.in_flight_nominated() != w.lister(p).nominated)
+    s += fmt::format("; popped nominated to {}", node_name(c, w.in_flight_nominated()));
+  return s;
 }
 
 std::string describe_cycle(const World& before, const StepReport& step, const World& after) {
@@ -377,9 +393,15 @@ StateLines state_lines(const World& w, const StateLines& memory) {
     lines.emplace_back("backoffQ", or_none(pod_names(c, w.backoff_queue()), "empty"));
   lines.emplace_back("unschedulable pool", or_none(pod_names(c, w.unschedulable_pool()), "empty"));
   lines.emplace_back("gated (PreEnqueue)", or_none(pod_names(c, w.gated())));
+  // Lines that only some states have come and go (print_state_changes matches lines by key),
+  // so every state without them keeps the dump it had before they existed.
+  if (w.in_flight() != kNoPod)
+    lines.emplace_back("scheduling cycle", in_flight_text(w));
   lines.emplace_back("in-flight set", or_none(pod_names(c, w.preempting()), "empty"));
   lines.emplace_back("in-flight victims",
                      per_pod(c, [&](PodId p) { return pod_names(c, w.inflight_victims_of(p)); }));
+  if (w.waiting_for_own_victims() != 0)
+    lines.emplace_back("awaiting own victims", pod_names(c, w.waiting_for_own_victims()));
   lines.emplace_back("last victims", per_pod(c, [&](PodId p) {
                        const PodId v = w.last_victim(p);
                        return v == kNoPod ? std::string() : c.pod_name(v);

@@ -40,9 +40,13 @@ PhaseWords phase_words(JobPhase phase);
 std::string job_text(const World& w, std::size_t i);
 
 /// The whole state of a World as labelled lines, in a fixed order, one per component (each
-/// pod's API object, informer copy, nomination and binding; the queue; the in-flight set;
-/// pending events; jobs), then the lines of `memory` (what a monitor remembers about the
-/// path), then the fault budget when the scenario has one.
+/// pod's API object, informer copy, nomination and binding; the queue; the scheduling cycle
+/// in flight (cycle=split); the in-flight set and the preemptors waiting for their own
+/// victims; pending events; jobs), then the lines of `memory` (what a monitor remembers about
+/// the path), then the fault budget when the scenario has one. A line that only some states
+/// have (the cycle in flight, the waiting preemptors, requests sent before a restart) is left
+/// out when empty; keys are unique. Of the fields World::fingerprint digests, two are not
+/// shown: the pods' start order and the last object of a deleted pod ("absent").
 StateLines state_lines(const World& w, const StateLines& memory = {});
 
 /// A state as a short label of three lines: the queues (activeQ, unschedulable pool,

@@ -10,7 +10,7 @@
 namespace preemptcheck {
 namespace {
 
-std::string messages(const std::vector<checker::PropertyMessage>& ms) {
+std::string messages(const std::vector<spec::PropertyMessage>& ms) {
   std::string out;
   for (const auto& m : ms)
     out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", m.name, m.message);
@@ -94,8 +94,8 @@ std::string fingerprint_divergence(const Counterexample& cx, const Schedule& sch
 namespace {
 
 // The first step (0: the initial state) where `property` broke, and its message there.
-const checker::PropertyMessage* first_break_of(const Schedule& schedule, std::string_view property,
-                                               std::size_t& step) {
+const spec::PropertyMessage* first_break_of(const Schedule& schedule, std::string_view property,
+                                            std::size_t& step) {
   for (step = 0; step <= schedule.steps.size(); ++step) {
     for (const auto& m : schedule.violated_at(step)) {
       if (m.name == property)
@@ -106,7 +106,7 @@ const checker::PropertyMessage* first_break_of(const Schedule& schedule, std::st
 }
 
 // Whether `m` is one of the file's recorded `also` at its last step.
-bool is_recorded_also(const Counterexample& cx, const checker::PropertyMessage& m) {
+bool is_recorded_also(const Counterexample& cx, const spec::PropertyMessage& m) {
   return std::find(cx.also.begin(), cx.also.end(), m) != cx.also.end();
 }
 
@@ -115,7 +115,7 @@ bool is_recorded_also(const Counterexample& cx, const checker::PropertyMessage& 
 std::string divergence(const Counterexample& cx, const Schedule& schedule) {
   const std::size_t n = schedule.steps.size();
   std::size_t step = 0;
-  const checker::PropertyMessage* recorded = first_break_of(schedule, cx.property, step);
+  const spec::PropertyMessage* recorded = first_break_of(schedule, cx.property, step);
   if (recorded == nullptr) {
     return fmt::format(
         "the recorded violation of {} does not occur by the last step (step {}): {} held at "
@@ -131,7 +131,7 @@ std::string divergence(const Counterexample& cx, const Schedule& schedule) {
                        at_step(n), recorded->message, cx.message);
   }
   const CheckedProperties checked = checked_by(cx);
-  std::vector<checker::PropertyMessage> others;
+  std::vector<spec::PropertyMessage> others;
   for (const auto& m : schedule.violated_at(n)) {
     const auto p = spec::find_property(m.name);
     if (m.name != cx.property && p && checked.test(static_cast<std::size_t>(*p)))

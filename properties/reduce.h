@@ -21,7 +21,7 @@ struct BrokenSchedule {
   std::vector<Action> steps;
   std::string property;  ///< the first checked property the last step violates
   std::string message;
-  std::vector<checker::PropertyMessage> also;  ///< other checked properties it violates
+  std::vector<spec::PropertyMessage> also;  ///< other checked properties it violates
 };
 
 /// The broken schedule of `schedule` (replayed from `scenario` with StopAt::kFirstViolation):

@@ -16,6 +16,7 @@
 #include "checker/explorer.h"
 #include "files/scenario_yaml.h"
 #include "impl/cluster.h"
+#include "impl/mechanism_choice.h"
 #include "impl/mechanisms.h"
 #include "impl/world.h"
 #include "properties/world_model.h"
@@ -27,28 +28,26 @@ namespace {
 std::string scenario_path(const std::string& name) { return "scenarios/" + name + ".yaml"; }
 
 // Reads the words of a pin as `check` does — "--profile P" first, then each "--NAME=VALUE"
-// switch on top of it, and "--property NAME" to check only those — and explores.
+// switch on top of it (apply_choice), and "--property NAME" to check only those — and
+// explores.
 checker::Result<Action> check_scenario(Scenario s, const std::vector<std::string>& args,
                                        std::uint64_t max_states = 2'000'000) {
   std::bitset<spec::kPropertyCount> checked;
+  MechanismChoice choice;
   for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto eq = args[i].find('=');
     if (args[i] == "--profile") {
-      const auto m = profile(args.at(++i));
-      EXPECT_TRUE(m.has_value()) << args[i];
-      s.profile = args[i];
-      s.mechanisms = *m;
+      choice.profile = args.at(++i);
     } else if (args[i] == "--property") {
       const auto p = spec::find_property(args.at(++i));
       EXPECT_TRUE(p.has_value()) << args[i];
       checked.set(static_cast<std::size_t>(*p));
+    } else if (args[i].starts_with("--") && eq != std::string::npos) {
+      choice.switches.emplace_back(args[i].substr(2, eq - 2), args[i].substr(eq + 1));
     }
   }
-  for (const std::string& word : args) {
-    const auto eq = word.find('=');
-    if (!word.starts_with("--") || eq == std::string::npos)
-      continue;
-    EXPECT_FALSE(set_mechanism(s.mechanisms, word.substr(2, eq - 2), word.substr(eq + 1))) << word;
-  }
+  const auto error = apply_choice(s, choice);
+  EXPECT_FALSE(error.has_value()) << error.value_or("");
   if (checked.none())
     checked.set();
   WorldModel model(std::make_shared<const Cluster>(s), checked);

@@ -11,9 +11,9 @@ namespace preemptcheck {
 namespace {
 
 // The checked violations of a verdict, each property once with its first message.
-std::vector<checker::PropertyMessage> checked_violations(const spec::Findings& v,
-                                                         const CheckedProperties& checked) {
-  std::vector<checker::PropertyMessage> out;
+std::vector<spec::PropertyMessage> checked_violations(const spec::Findings& v,
+                                                      const CheckedProperties& checked) {
+  std::vector<spec::PropertyMessage> out;
   for (const auto& [property, message] : v.violated) {
     if (!checked.test(static_cast<std::size_t>(property)))
       continue;
@@ -39,7 +39,7 @@ std::string enabled_here(const World& w) {
 
 }  // namespace
 
-const std::vector<checker::PropertyMessage>& Schedule::violated_at(std::size_t k) const {
+const std::vector<spec::PropertyMessage>& Schedule::violated_at(std::size_t k) const {
   return k == 0 ? initial_violated : steps.at(k - 1).violated;
 }
 
@@ -100,7 +100,7 @@ Counterexample to_counterexample(const Schedule& schedule, const Scenario& scena
   Counterexample cx;
   cx.property = std::string(property);
   bool found = false;
-  for (const checker::PropertyMessage& m : schedule.violated_at(schedule.steps.size())) {
+  for (const spec::PropertyMessage& m : schedule.violated_at(schedule.steps.size())) {
     if (m.name == property && !found) {
       cx.message = m.message;
       found = true;

@@ -39,7 +39,7 @@ struct ScheduleStep {
   spec::Findings findings;        ///< everything the monitors found (every property)
   /// The checked properties the step broke, each once with its first message, in the order
   /// the monitors reported them.
-  std::vector<checker::PropertyMessage> violated;
+  std::vector<spec::PropertyMessage> violated;
 };
 
 /// The first step of a schedule that is not enabled, and why.
@@ -64,12 +64,12 @@ struct Schedule {
   World initial;
   spec::Ledger initial_ledger;
   spec::Findings initial_findings;
-  std::vector<checker::PropertyMessage> initial_violated;  ///< checked, as ScheduleStep::violated
-  std::vector<ScheduleStep> steps;                         ///< the steps taken
-  std::optional<BlockedStep> blocked;                      ///< set when a step was not enabled
+  std::vector<spec::PropertyMessage> initial_violated;  ///< checked, as ScheduleStep::violated
+  std::vector<ScheduleStep> steps;                      ///< the steps taken
+  std::optional<BlockedStep> blocked;                   ///< set when a step was not enabled
 
   /// The checked properties broken at step k (0: the initial state).
-  const std::vector<checker::PropertyMessage>& violated_at(std::size_t k) const;
+  const std::vector<spec::PropertyMessage>& violated_at(std::size_t k) const;
   /// The state after step k (0: the initial state).
   const World& world_at(std::size_t k) const;
   /// The monitors' memory after step k (0: the initial state).

@@ -95,7 +95,10 @@ TEST(Schedule, CounterexampleCarriesTheSchedulesWords) {
   const Counterexample cx = to_counterexample(schedule, s, v.name, FoundBy{}, "a command");
   EXPECT_EQ(cx.property, v.name);
   EXPECT_EQ(cx.message, v.message);
-  EXPECT_EQ(cx.also, v.also_violated);
+  std::vector<spec::PropertyMessage> also;
+  for (const checker::PropertyMessage& m : v.also_violated)
+    also.push_back({m.name, m.message});
+  EXPECT_EQ(cx.also, also);
   EXPECT_EQ(cx.found_by.depth, v.path.size());
   ASSERT_EQ(cx.steps.size(), schedule.steps.size());
   for (std::size_t i = 0; i < cx.steps.size(); ++i) {

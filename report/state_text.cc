@@ -4,7 +4,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <map>
 #include <ostream>
+#include <set>
+#include <string_view>
 
 namespace preemptcheck::report {
 
@@ -15,14 +19,37 @@ void print_state(const StateLines& lines, std::size_t width, std::ostream& out) 
 
 void print_state_changes(const StateLines& before, const StateLines& after, std::size_t width,
                          std::ostream& out) {
+  std::map<std::string_view, std::size_t> in_before;
+  std::set<std::string_view> in_after;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    in_before.emplace(before[i].first, i);
+  for (const auto& line : after)
+    in_after.insert(line.first);
   bool any = false;
-  for (std::size_t i = 0; i < after.size(); ++i) {
-    if (i < before.size() && before[i] == after[i])
-      continue;
-    const std::string old = i < before.size() ? before[i].second : std::string("-");
-    fmt::print(out, "    {:<{}}  {} -> {}\n", after[i].first, width, old, after[i].second);
+  const auto change = [&](std::string_view key, std::string_view old, std::string_view now) {
+    fmt::print(out, "    {:<{}}  {} -> {}\n", key, width, old, now);
     any = true;
+  };
+  // The lines of `before` from `next` on that `after` lacks, up to (not including) `end`.
+  std::size_t next = 0;
+  const auto removed_until = [&](std::size_t end) {
+    for (; next < end; ++next) {
+      if (!in_after.contains(before[next].first))
+        change(before[next].first, before[next].second, "-");
+    }
+  };
+  for (const auto& [key, value] : after) {
+    const auto it = in_before.find(key);
+    if (it == in_before.end()) {
+      change(key, "-", value);
+      continue;
+    }
+    removed_until(it->second);
+    next = std::max(next, it->second + 1);
+    if (before[it->second].second != value)
+      change(key, before[it->second].second, value);
   }
+  removed_until(before.size());
   if (!any)
     fmt::print(out, "    (no visible change)\n");
 }

@@ -214,14 +214,14 @@ std::vector<std::string> padded_state_lines(const World& w) {
   return out;
 }
 
-std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLines& state_lines,
+std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLinesFn& state_lines,
                                       std::string& error) {
   return make_timeline(source, replay_schedule(source.scenario, source.actions), state_lines,
                        error);
 }
 
 std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedule& schedule,
-                                      const StateLines& state_lines, std::string& error) {
+                                      const StateLinesFn& state_lines, std::string& error) {
   if (schedule.blocked) {
     error = fmt::format("step {} '{}' is not enabled", schedule.blocked->number,
                         schedule.blocked->text);

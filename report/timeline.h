@@ -17,8 +17,9 @@
 
 namespace preemptcheck::report {
 
-/// The whole state of a World as lines, in a fixed order: the caller's rendering of it.
-using StateLines = std::function<std::vector<std::string>(const World&)>;
+/// The whole state of a World as lines, in a fixed order: the caller's rendering of it
+/// (named apart from impl/show.h's StateLines, the labelled lines themselves).
+using StateLinesFn = std::function<std::vector<std::string>(const World&)>;
 
 /// A counterexample as the adapter needs it.
 struct TimelineSource {
@@ -54,13 +55,13 @@ Lane lane_of(ActionKind kind);
 /// lines after it (from `state_lines`), the properties the spec monitors find broken there
 /// (each property at its first break only), and marks the first step where
 /// `source.property` breaks. On a step that is not enabled returns nothing and sets `error`.
-std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLines& state_lines,
+std::optional<Timeline> make_timeline(const TimelineSource& source, const StateLinesFn& state_lines,
                                       std::string& error);
 
 /// The same from `schedule`, the replay of `source.actions` on `source.scenario` (every
 /// property checked); `source.actions` is not read again.
 std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedule& schedule,
-                                      const StateLines& state_lines, std::string& error);
+                                      const StateLinesFn& state_lines, std::string& error);
 
 /// "v1 modified: on node-a, terminating, DisruptionTarget": a watch event as one line.
 std::string event_line(const Cluster& cluster, const WatchEvent& event);
