@@ -87,6 +87,10 @@ void World::land_binding(PodId p, StepReport& report) {
       requeue_moved(p, report, true);
     return;
   }
+  write_binding(p, node, report);
+}
+
+void World::write_binding(PodId p, NodeId node, StepReport& report) {
   PodObj obj = api_[p];
   obj.node = node;
   obj.nominated = kNoNode;
@@ -126,11 +130,7 @@ void World::external_bind(PodId p, NodeId n, StepReport& report) {
   // nodeName and clears nominatedNodeName (PR #132443, merged; its code not read, so not
   // citable here), as it does for kube-scheduler's own binding (land_binding). Nothing in
   // the scheduler is told but the informer's watch event.
-  PodObj obj = api_[p];
-  obj.node = n;
-  obj.nominated = kNoNode;
-  obj.start = next_start_++;
-  write(p, obj, EventType::kModified, report);
+  write_binding(p, n, report);
 }
 
 void World::create_node(NodeId n, StepReport& report) {

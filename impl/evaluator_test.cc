@@ -37,11 +37,6 @@ using namespace test;  // NOLINT: the builders read as a small language in these
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
 // when the line does not parse or the action is not enabled.
 // Delivers every queued watch event.
-void observe_all(World& w) {
-  while (!w.events().empty())
-    run(w, "observe");
-}
-
 std::vector<std::string> sorted_names(const World& w, const std::vector<PodId>& pods) {
   std::vector<std::string> out;
   for (PodId p : pods)

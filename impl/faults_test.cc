@@ -27,11 +27,6 @@ bool enabled(const World& w, std::string_view line) {
   return w.is_enabled(*a);
 }
 
-void observe_all(World& w) {
-  while (!w.events().empty())
-    run(w, "observe");
-}
-
 // g1-basic: two victims of 2 on a node of 4, a preemptor of 4.
 Scenario g1(Faults faults) {
   Scenario s = scenario({node("node", 4)}, {pod("v1", kLow, 2, "node"), pod("v2", kLow, 2, "node"),

@@ -11,11 +11,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-void observe_all(World& w) {
-  while (!w.events().empty())
-    run(w, "observe");
-}
-
 bool enabled(const World& w, std::string_view line) {
   return w.is_enabled(parse_action(line, w.cluster()).value());
 }

@@ -87,11 +87,7 @@ void World::late_bind(PodId p, StepReport& report) {
     report.binding_lost = true;
     return;
   }
-  PodObj obj = api_[p];
-  obj.node = node;
-  obj.nominated = kNoNode;
-  obj.start = next_start_++;
-  write(p, obj, EventType::kModified, report);
+  write_binding(p, node, report);  // api_server.cc
 }
 
 void World::late_evict(PodId v, StepReport& report) {

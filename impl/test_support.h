@@ -89,4 +89,10 @@ inline StepReport run(World& w, std::string_view line) {
   return w.apply(*a);
 }
 
+/// Delivers every pending watch event.
+inline void observe_all(World& w) {
+  while (!w.events().empty())
+    run(w, "observe");
+}
+
 }  // namespace preemptcheck::test

@@ -247,6 +247,9 @@ class World {
   void patch_nominated(PodId p, NodeId node, NodeId view, StepReport& report);
   void evict(PodId victim, StepReport& report);
   void land_binding(PodId p, StepReport& report);
+  /// A binding call of p to `node` succeeds: nodeName set, nominatedNodeName cleared, the
+  /// next start order given, one watch event.
+  void write_binding(PodId p, NodeId node, StepReport& report);
   void create(PodId p, StepReport& report);
   void terminate(PodId p, StepReport& report);
   /// A user or controller deletes p: graceful deletion of a bound pod, at once otherwise.

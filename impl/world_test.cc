@@ -41,11 +41,6 @@ bool enabled(const World& w, std::string_view line) {
   return w.is_enabled(*a);
 }
 
-void observe_all(World& w) {
-  while (!w.events().empty())
-    run(w, "observe");
-}
-
 std::vector<std::string> enabled_lines(const World& w) {
   std::vector<Action> actions;
   w.enabled_actions(actions);
