@@ -1,5 +1,6 @@
 // StateGraph tests: a tiny model drawn whole, and the refusal of a space that is too big.
 #include "checker/graph.h"
+#include "checker/graph_build.h"
 
 #include <gtest/gtest.h>
 

@@ -14,12 +14,14 @@
 #include <memory>
 #include <ostream>
 
-#include "checker/explore_auto.h"
+#include "checker/explore_failure.h"
+#include "checker/mpi_world.h"
 #include "cli/interrupt_signals.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "properties/schedule.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "report/check_report.h"
 
@@ -143,7 +145,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   // prints and writes the counterexample, the others return the same exit status.
   checker::Result<Action> r;
   try {
-    r = checker::explore_auto(model, limits, explore_options);
+    r = explore_world_auto(model, limits, explore_options);
   } catch (const checker::RankFailure& e) {
     fmt::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "cli/common.h"
 #include "impl/scenario.h"
 #include "spec/property.h"

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/explorer.h"
 #include "cli/args.h"
 #include "cli/check_command.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "spec/property.h"
 
@@ -74,7 +74,7 @@ TEST(cliLimits, ProgressNeverDecreasesNorPassesTheStateLimit) {
   std::vector<std::uint64_t> seen;
   opts.progress = [&seen](const checker::Stats& s) { seen.push_back(s.states); };
   const checker::Limits limits{200'000, std::nullopt, std::nullopt};
-  const auto r = checker::explore(model, limits, opts);
+  const auto r = explore_world(model, limits, opts);
   EXPECT_EQ(r.limit, checker::kMaxStatesLimit);
   ASSERT_GT(seen.size(), 2U);
   for (std::size_t i = 1; i < seen.size(); ++i)

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "checker/explorer.h"
 #include "cli/command_test_support.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck::cli {
@@ -56,7 +56,7 @@ TEST(CheckOut, DefaultInflightOffIsShortestAndCommented) {
   Scenario scenario = load_scenario("");
   scenario.mechanisms.inflight = Inflight::kOff;
   const WorldModel model(std::make_shared<const Cluster>(scenario));
-  const auto result = checker::explore(model, checker::Limits{});
+  const auto result = explore_world(model, checker::Limits{});
   ASSERT_TRUE(result.violation);
   EXPECT_EQ(cx.steps.size(), result.violation->path.size());
   const std::uint32_t from_depth =

@@ -22,6 +22,7 @@
 #include "impl/show.h"
 #include "properties/recorded.h"
 #include "properties/schedule.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "report/graph_report.h"
 #include "report/json.h"
@@ -182,7 +183,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
         report::around_summary(scenario, o.around_path, cx.property, path.size(), around.graph),
         dot, graph_document(scenario, o), out, err);
   }
-  const checker::GraphBuild build = checker::build_graph(
+  const checker::GraphBuild build = build_world_graph(
       model, static_cast<std::size_t>(o.max_states),
       [](const WorldState& s) { return state_label(s.world); },
       [&](const Action& a) { return format_action(a, *cluster); });

@@ -14,6 +14,7 @@
 #include "cli/search_command.h"
 #include "cli/search_test_support.h"
 #include "properties/search.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
@@ -63,7 +64,7 @@ std::vector<std::string> words(std::vector<std::string> a, const std::vector<std
 void expect_shortest_and_replayed(const Search& s, const std::string& name) {
   const FailingCluster& shrunk = *s.result.shrunk;
   WorldModel model(std::make_shared<const Cluster>(shrunk.scenario), s.search.checked);
-  const auto bfs = checker::explore(model, checker::Limits{s.search.max_states, {}, {}});
+  const auto bfs = explore_world(model, checker::Limits{s.search.max_states, {}, {}});
   ASSERT_TRUE(bfs.violation.has_value());
   EXPECT_EQ(bfs.violation->path, shrunk.result.violation->path);
   const Counterexample cx =

@@ -15,6 +15,7 @@
 #include "cli/search_command.h"
 #include "cli/search_test_support.h"
 #include "properties/stateful.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
@@ -91,7 +92,7 @@ TEST_P(PlantedDefect, IsCaughtAndShrunkToAtMostEightSteps) {
   std::bitset<spec::kPropertyCount> one;
   one.set(static_cast<std::size_t>(*spec::find_property(d.property)));
   WorldModel model(std::make_shared<const Cluster>(r.reduced->scenario), one);
-  const auto bfs = checker::explore(model, checker::Limits{1'000'000, {}, {}});
+  const auto bfs = explore_world(model, checker::Limits{1'000'000, {}, {}});
   ASSERT_TRUE(bfs.violation.has_value());
   std::cout << fmt::format("{}: shrunk {} steps, reduced {} steps, breadth-first shortest {}\n",
                            d.name, r.shrunk->steps.size(), r.reduced->steps.size(),

@@ -14,6 +14,7 @@
 
 #include "files/limits.h"
 #include "files/output_file.h"
+#include "files/strict_yaml.h"
 #include "impl/cluster.h"
 #include "spec/property.h"
 

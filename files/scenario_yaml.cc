@@ -14,6 +14,7 @@
 #include "files/limits.h"
 #include "files/quantity.h"
 #include "files/scenario_start.h"
+#include "files/strict_yaml.h"
 #include "impl/cluster.h"
 
 namespace preemptcheck {

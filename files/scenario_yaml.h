@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "files/strict_yaml.h"
+#include "files/yaml_text.h"
 #include "impl/scenario.h"
 
 namespace preemptcheck {

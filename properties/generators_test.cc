@@ -15,6 +15,7 @@
 #include "properties/generators.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/search.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "spec/monitor.h"
 
@@ -152,8 +153,8 @@ TEST(propertiesGenerators, ClustersExploreInMilliseconds) {
   const auto outcome = check(6, 300, [&] {
     const Scenario s = *gen;
     WorldModel model(std::make_shared<const Cluster>(s));
-    const auto r = checker::explore(
-        model, checker::Limits{kDefaultClusterMaxStates, std::nullopt, std::nullopt});
+    const auto r =
+        explore_world(model, checker::Limits{kDefaultClusterMaxStates, std::nullopt, std::nullopt});
     if (r.outcome == checker::Outcome::kLimitReached) {
       ++cut;
     } else {

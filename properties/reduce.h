@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "impl/action.h"
 #include "impl/scenario.h"
 #include "properties/schedule.h"

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "checker/explorer.h"
 #include "files/scenario_yaml.h"
 #include "impl/cluster.h"
 #include "impl/mechanism_choice.h"
 #include "impl/mechanisms.h"
 #include "impl/world.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "spec/property.h"
 
@@ -51,7 +51,7 @@ checker::Result<Action> check_scenario(Scenario s, const std::vector<std::string
   if (checked.none())
     checked.set();
   WorldModel model(std::make_shared<const Cluster>(s), checked);
-  return checker::explore(model, checker::Limits{max_states, std::nullopt, std::nullopt});
+  return explore_world(model, checker::Limits{max_states, std::nullopt, std::nullopt});
 }
 
 checker::Result<Action> check(const std::string& scenario, const std::vector<std::string>& args,
@@ -491,7 +491,7 @@ TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
   s.profile = "kubernetes";
   s.mechanisms = profile("kubernetes").value();
   WorldModel model(std::make_shared<const Cluster>(s), std::bitset<spec::kPropertyCount>().set());
-  auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+  auto r = explore_world(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
   EXPECT_EQ(r.stats.states, 222u);
   EXPECT_EQ(r.stats.transitions, 621u);
@@ -592,7 +592,7 @@ TEST(Scenarios, FourVictimsBlockTheSchedulingThreadThreeRoundTripsSyncOneAsync) 
     Scenario s = load_scenario_file(scenario_path("four-victims"));
     ASSERT_FALSE(set_mechanism(s.mechanisms, "deletion", deletion).has_value());
     WorldModel model(std::make_shared<const Cluster>(s), std::bitset<spec::kPropertyCount>().set());
-    auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+    auto r = explore_world(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
     ASSERT_EQ(r.outcome, checker::Outcome::kHolds) << deletion;
     EXPECT_EQ(model.peak_round_trips().sync, 3u) << deletion;
     EXPECT_EQ(model.peak_round_trips().async, 1u) << deletion;

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "files/counterexample_yaml.h"
 #include "impl/action.h"
 #include "impl/cluster.h"

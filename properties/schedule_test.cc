@@ -7,10 +7,10 @@
 
 #include <memory>
 
-#include "checker/explorer.h"
 #include "files/scenario_yaml.h"
 #include "impl/mechanisms.h"
 #include "properties/reduce.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
@@ -26,7 +26,7 @@ Scenario scenario(const std::string& name, const std::string& switch_name,
 // The explorer's shortest violation on `s`.
 checker::Violation<Action> shortest(const Scenario& s) {
   WorldModel model(std::make_shared<const Cluster>(s));
-  auto r = checker::explore(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
+  auto r = explore_world(model, checker::Limits{2'000'000, std::nullopt, std::nullopt});
   EXPECT_TRUE(r.violation.has_value());
   return *r.violation;
 }

@@ -42,6 +42,7 @@
 #include "checker/explore_failure.h"
 #include "checker/mpi_world.h"
 #include "properties/rapidcheck_run.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
@@ -374,8 +375,8 @@ class Search {
     WorldModel model(std::make_shared<const Cluster>(scenario), o_.checked);
     checker::ExploreOptions<Action> explore_options;
     explore_options.threads = o_.threads;
-    Explored e{checker::explore(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt},
-                                explore_options)};
+    Explored e{explore_world(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt},
+                             explore_options)};
     e.result.violating_states.clear();
     e.result.level_starts.clear();
     e.result.properties.clear();

@@ -12,7 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "checker/explorer.h"
+#include "checker/explore_failure.h"
+#include "checker/explore_types.h"
 #include "impl/action.h"
 #include "impl/scenario.h"
 #include "properties/generators.h"

@@ -15,6 +15,7 @@
 #include "impl/world.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
+#include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "spec/monitor.h"
 
@@ -207,7 +208,7 @@ checker::Result<Action> shortest_on_cluster(const BrokenSchedule& broken,
   CheckedProperties one;
   one.set(static_cast<std::size_t>(*spec::find_property(broken.property)));
   WorldModel model(std::make_shared<const Cluster>(broken.scenario), one);
-  return checker::explore(model, checker::Limits{max_states, std::nullopt, std::nullopt});
+  return explore_world(model, checker::Limits{max_states, std::nullopt, std::nullopt});
 }
 
 StatefulResult run_stateful(const StatefulOptions& options) { return Stateful(options).run(); }

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "impl/action.h"
 #include "impl/scenario.h"
 #include "properties/generators.h"

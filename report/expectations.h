@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "impl/action.h"
 #include "report/json.h"
 #include "spec/property.h"

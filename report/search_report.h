@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/explorer.h"
+#include "checker/explore_types.h"
 #include "files/counterexample_yaml.h"
 #include "impl/scenario.h"
 #include "properties/search.h"

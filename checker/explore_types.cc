@@ -1,11 +1,13 @@
-// Explorer: the parts that do not depend on the model.
-#include "checker/explorer.h"
+// The explorers' result types and helpers that do not depend on the model
+// (checker/explore_types.h, checker/explore_result.h).
+#include "checker/explore_types.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "checker/explore_result.h"
 #include "checker/peak_memory.h"
 
 namespace preemptcheck::checker {
