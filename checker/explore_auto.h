@@ -8,16 +8,16 @@
 #include "checker/explore_failure.h"
 #include "checker/explorer.h"
 #include "checker/model.h"
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 
 #ifdef PREEMPTCHECK_HAVE_MPI
-#include "checker/distributed_explorer.h"
+#include "checker/mpi/distributed_explorer.h"
 #endif
 
 namespace preemptcheck::checker {
 
 /// explore(model, limits, opts), spread over the ranks when the process was started by
-/// mpirun with more than one rank (see checker/distributed_explorer.h). Every rank returns
+/// mpirun with more than one rank (see checker/mpi/distributed_explorer.h). Every rank returns
 /// the same Result, with the same figures and counterexample as one process (stats.seconds,
 /// rates and memory aside: memory_bytes is the largest rank's), per-property results and
 /// continuing past a violation included. Under MPI, opts must not ask for edges

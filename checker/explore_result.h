@@ -18,7 +18,7 @@
 #include "checker/explore_types.h"
 #include "checker/model.h"
 #include "checker/peak_memory.h"
-#include "checker/temp_file.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker::detail {
 

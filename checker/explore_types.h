@@ -32,7 +32,7 @@ inline constexpr std::string_view kMaxDepthLimit = "max-depth";
 inline constexpr std::string_view kTimeLimit = "time-limit";
 inline constexpr std::string_view kMemoryLimit = "memory limit";
 inline constexpr std::string_view kOutOfMemory = "out of memory";
-/// A temporary file of the search (checker/temp_file.h) could not be written or read.
+/// A temporary file of the search (checker/store/temp_file.h) could not be written or read.
 inline constexpr std::string_view kTempFileLimit = "temporary file";
 /// A signal asked the search to stop (Limits::interrupt).
 inline constexpr std::string_view kInterrupted = "interrupted";

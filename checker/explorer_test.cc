@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "checker/fingerprint_table.h"
 #include "checker/model.h"
+#include "checker/store/sequential_id_map.h"
 
 namespace preemptcheck::checker {
 namespace {

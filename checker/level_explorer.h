@@ -3,14 +3,15 @@
 // packed frontier, and with results identical to the sequential search for every thread
 // count.
 //
-// How one level runs: the level's states are split into units of work (checker/frontier_store.h)
-// that worker threads take in turn, reading each store front to back. Every successor is looked up
-// in the visited set (read-only during the level); a fingerprint not there is claimed in the
-// LevelTable with the key (parent id << 16 | action index), keeping the smallest key. The
-// sequential search numbers states in exactly that key order, so after the level the new states are
-// sorted by key and given the next ids, and the step that ends the search (the first violation, or
-// the first new state past max_states) is the smallest such key: only the steps below it are
-// counted. Violations, witnesses and counts found by the workers past that point are discarded.
+// How one level runs: the level's states are split into units of work
+// (checker/store/level_frontier.h) that worker threads take in turn, reading each store front to
+// back. Every successor is looked up in the visited set (read-only during the level); a fingerprint
+// not there is claimed in the LevelTable with the key (parent id << 16 | action index), keeping the
+// smallest key. The sequential search numbers states in exactly that key order, so after the level
+// the new states are sorted by key and given the next ids, and the step that ends the search (the
+// first violation, or the first new state past max_states) is the smallest such key: only the steps
+// below it are counted. Violations, witnesses and counts found by the workers past that point are
+// discarded.
 //
 // This header holds the class and the level loop; the workers' expansion of a level is in
 // checker/level_explorer_workers.h and the end of a level in checker/level_explorer_commit.h,
@@ -33,18 +34,18 @@
 #include <utility>
 #include <vector>
 
-#include "checker/chunk_pool.h"
-#include "checker/chunked_array.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
-#include "checker/fingerprint_set.h"
-#include "checker/frontier_store.h"
-#include "checker/level_table.h"
 #include "checker/model.h"
+#include "checker/store/chunk_pool.h"
+#include "checker/store/chunked_array.h"
+#include "checker/store/level_claims.h"
+#include "checker/store/level_frontier.h"
+#include "checker/store/level_trace.h"
+#include "checker/store/level_visited_set.h"
+#include "checker/store/rank_visited_set.h"
+#include "checker/store/temp_file.h"
 #include "checker/successor_batch.h"
-#include "checker/temp_file.h"
-#include "checker/trace_store.h"
-#include "checker/visited_set.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -91,7 +92,7 @@ class LevelExplorer {
     std::uint32_t action = 0;
   };
   // The chunk pool's bytes in use past which the frontier's filled chunks go to its
-  // temporary files (checker/frontier_store.h).
+  // temporary files (checker/store/level_frontier.h).
   static constexpr std::size_t kFrontierMemory = std::size_t{16} << 20;
 
   // What one worker found in a level.

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "checker/chunked_array.h"
 #include "checker/explore_result.h"
-#include "checker/frontier_store.h"
 #include "checker/level_explorer.h"
+#include "checker/store/chunked_array.h"
+#include "checker/store/level_frontier.h"
 
 namespace preemptcheck::checker::detail {
 

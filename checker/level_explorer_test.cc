@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "checker/explorer.h"
-#include "checker/frontier_store.h"
 #include "checker/model.h"
 #include "checker/peak_memory.h"
-#include "checker/temp_file.h"
-#include "checker/trace_store.h"
+#include "checker/store/level_frontier.h"
+#include "checker/store/level_trace.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker {
 namespace {

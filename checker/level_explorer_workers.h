@@ -15,8 +15,8 @@
 
 #include "checker/explore_result.h"
 #include "checker/level_explorer.h"
-#include "checker/level_table.h"
-#include "checker/visited_set.h"
+#include "checker/store/level_claims.h"
+#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 

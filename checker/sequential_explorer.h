@@ -14,8 +14,8 @@
 
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
-#include "checker/fingerprint_table.h"
 #include "checker/model.h"
+#include "checker/store/sequential_id_map.h"
 
 namespace preemptcheck::checker::detail {
 

@@ -15,7 +15,7 @@
 #include <ostream>
 
 #include "checker/explore_failure.h"
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"

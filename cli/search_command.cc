@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "checker/explore_failure.h"
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 #include "cli/common.h"
 #include "files/scenario_yaml.h"
 #include "properties/rapidcheck_run.h"

@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "checker/explore_failure.h"
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/world_explore.h"
 #include "properties/world_model.h"

@@ -58,7 +58,7 @@ struct SearchOptions {
   std::string baseline_profile = "reference";
   /// Called after every cluster and every shrink tried.
   std::function<void(const SearchProgress&)> progress;
-  /// When this process is one of several MPI ranks (checker/mpi_world.h): explore the
+  /// When this process is one of several MPI ranks (checker/mpi/mpi_world.h): explore the
   /// generated clusters on all ranks, then finish on rank 0 exactly as one process would
   /// (properties/search.cc says how). Every rank must call run_search alike. Ignored outside
   /// MPI and with one rank.

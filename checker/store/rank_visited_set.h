@@ -1,12 +1,13 @@
-// VisitedSet: the explorer's set of visited states, stored as 64-bit fingerprints only. Each
-// state is a dense id; the fingerprint of id i is fingerprints()[i], and an open-addressing
-// table of 32-bit ids (linear probing, compared through the fingerprint array) maps a
-// fingerprint back to its id. That costs 8 bytes per state plus 4 bytes per slot, instead of a
-// copy of the state.
+// VisitedSet: a rank's part of the visited set in the distributed search
+// (checker/mpi/distributed_explorer.h), whose kNoId the level search's stores share too;
+// stored as 64-bit fingerprints only. Each state is a dense id; the fingerprint of id i is
+// fingerprints()[i], and an open-addressing table of 32-bit ids (linear probing, compared through
+// the fingerprint array) maps a fingerprint back to its id. That costs 8 bytes per state plus 4
+// bytes per slot, instead of a copy of the state.
 //
-// The distributed search (checker/distributed_explorer.h) keeps its part of the visited set
+// The distributed search (checker/mpi/distributed_explorer.h) keeps its part of the visited set
 // here, since it needs each state's id at once; the level search keeps fingerprints only
-// (checker/fingerprint_set.h).
+// (checker/store/level_visited_set.h).
 //
 // Concurrency: lookups (find) may run on many threads at once while no thread inserts; the
 // explorer inserts only between two levels of its breadth-first search, on one thread.
@@ -18,8 +19,8 @@
 #include <memory>
 #include <new>
 
-#include "checker/chunked_array.h"
-#include "checker/huge_pages.h"
+#include "checker/store/chunked_array.h"
+#include "checker/store/huge_pages.h"
 
 namespace preemptcheck::checker {
 

@@ -1,5 +1,5 @@
 // FingerprintTable: construction and growth.
-#include "checker/fingerprint_table.h"
+#include "checker/store/sequential_id_map.h"
 
 #include <bit>
 

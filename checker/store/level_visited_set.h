@@ -3,13 +3,14 @@
 // fingerprints themselves.
 //
 // Why its own table: the lookup of every successor is the search's hottest memory access. A
-// table of ids that compares through an array of fingerprints by id (checker/visited_set.h,
-// which the distributed search keeps) misses the cache once for the slot and once more for
-// every occupied slot it probes, each a random line; here the probe sequence is one line, or
-// two, and an absent fingerprint (most lookups) costs one miss. The ids and the fingerprints
-// by id that a counterexample needs are in the trace (checker/trace_store.h), which keeps
-// them on disk; the table is rebuilt from there when it grows, so it never holds an old and a
-// new array at once. 8 bytes per slot, at most 3/4 full: 10.7 to 16 bytes per state.
+// table of ids that compares through an array of fingerprints by id
+// (checker/store/rank_visited_set.h, which the distributed search keeps) misses the cache once for
+// the slot and once more for every occupied slot it probes, each a random line; here the probe
+// sequence is one line, or two, and an absent fingerprint (most lookups) costs one miss. The ids
+// and the fingerprints by id that a counterexample needs are in the trace
+// (checker/store/level_trace.h), which keeps them on disk; the table is rebuilt from there when it
+// grows, so it never holds an old and a new array at once. 8 bytes per slot, at most 3/4 full: 10.7
+// to 16 bytes per state.
 //
 // Concurrency: contains() may run on many threads at once while no thread inserts, and
 // inserts (each thread through its own Inserter) may run on many threads at once while no
@@ -25,8 +26,8 @@
 #include <new>
 #include <stdexcept>
 
-#include "checker/huge_pages.h"
-#include "checker/visited_set.h"
+#include "checker/store/huge_pages.h"
+#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker {
 

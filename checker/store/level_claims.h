@@ -20,8 +20,8 @@
 #include <limits>
 #include <memory>
 
-#include "checker/huge_pages.h"
-#include "checker/visited_set.h"
+#include "checker/store/huge_pages.h"
+#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker {
 

@@ -1,5 +1,5 @@
 // MpiWorld: starting MPI when launched by mpirun, and the rank queries (see mpi_world.h).
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // otherwise — appended one after another in chunks of a ChunkPool, and read back in the order
 // they were stored, a unit of at most kUnit states at a time. Once the pool has more than its
 // spill threshold in use, each chunk that fills is written to the store's temporary file
-// (checker/temp_file.h) and given back, as TLC keeps its queue on disk: a unit is then read
+// (checker/store/temp_file.h) and given back, as TLC keeps its queue on disk: a unit is then read
 // back with one read call. LevelFrontier: one breadth-first
 // level, made of the stores its states were found in and the id of each state, so that a
 // level is neither copied nor sorted: the search reads each store front to back, and the ids
@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "checker/chunk_pool.h"
 #include "checker/model.h"
-#include "checker/temp_file.h"
+#include "checker/store/chunk_pool.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "checker/huge_pages.h"
+#include "checker/store/huge_pages.h"
 
 namespace preemptcheck::checker {
 

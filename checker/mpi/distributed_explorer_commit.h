@@ -6,7 +6,7 @@
 // (first violation, each property's own first violation, or the first state past max_states)
 // and the states, violations, witnesses and steps below it recorded; and the counterexamples,
 // their parent links walked across the ranks (one collective per step) and the model re-run
-// along them. Part of checker/distributed_explorer.h, which includes it.
+// along them. Part of checker/mpi/distributed_explorer.h, which includes it.
 #pragma once
 
 #include <mpi.h>
@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include "checker/distributed_codec.h"
-#include "checker/distributed_explorer.h"
 #include "checker/explore_result.h"
-#include "checker/visited_set.h"
+#include "checker/mpi/distributed_explorer.h"
+#include "checker/mpi/state_codec.h"
+#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 

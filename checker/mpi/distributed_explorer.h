@@ -19,11 +19,11 @@
 // the state's id. A counterexample is rebuilt by walking the parent links across ranks (one
 // collective per step) and re-running the model along the action indices on every rank.
 //
-// States travel as bytes (checker/distributed_codec.h); the collectives are RankGroup's
-// (checker/rank_group.h). This header holds the class and the level loop (expanding rounds,
+// States travel as bytes (checker/mpi/state_codec.h); the collectives are RankGroup's
+// (checker/mpi/rank_group.h). This header holds the class and the level loop (expanding rounds,
 // stop flags, progress); what an owner does with the successors it receives, the end of a
 // level and the walk of a counterexample across ranks are in
-// checker/distributed_explorer_commit.h, included at the end of this one.
+// checker/mpi/distributed_explorer_commit.h, included at the end of this one.
 //
 // Failures: an exception on one rank is reported to all at the end of the round and every
 // rank throws RankFailure naming the lowest failing rank; std::bad_alloc stops the search
@@ -49,14 +49,14 @@
 #include <utility>
 #include <vector>
 
-#include "checker/chunked_array.h"
-#include "checker/distributed_codec.h"
 #include "checker/explore_failure.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
 #include "checker/model.h"
-#include "checker/rank_group.h"
-#include "checker/visited_set.h"
+#include "checker/mpi/rank_group.h"
+#include "checker/mpi/state_codec.h"
+#include "checker/store/chunked_array.h"
+#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -379,7 +379,7 @@ class DistributedExplorer {
   }
 
   // The owner's side of a level and the counterexample
-  // (checker/distributed_explorer_commit.h).
+  // (checker/mpi/distributed_explorer_commit.h).
   void receive(const std::vector<std::byte>& in);
   std::vector<std::uint64_t> global_positions(const std::vector<std::uint64_t>& keys) const;
   bool commit();
@@ -445,4 +445,4 @@ class DistributedExplorer {
 
 }  // namespace preemptcheck::checker::detail
 
-#include "checker/distributed_explorer_commit.h"
+#include "checker/mpi/distributed_explorer_commit.h"

@@ -1,8 +1,8 @@
 // TraceStore: each state's fingerprint, parent id and action index, by id, for rebuilding a
 // counterexample, for naming the states a search's violations entered, and for rebuilding
-// the visited set (checker/fingerprint_set.h) when it grows. The search appends them level
+// the visited set (checker/store/level_visited_set.h) when it grows. The search appends them level
 // by level and reads them back only for those, so all but the newest are kept in a
-// temporary file (checker/temp_file.h), as TLC keeps its trace, instead of in memory.
+// temporary file (checker/store/temp_file.h), as TLC keeps its trace, instead of in memory.
 #pragma once
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "checker/temp_file.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker {
 

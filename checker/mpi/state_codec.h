@@ -1,8 +1,8 @@
-// Distributed codec: how states, observations and step records travel between the ranks of
-// a distributed search as bytes. A State is sent as model.pack() for a PackedModel, as a
-// memcpy image when it is trivially copyable, and otherwise as the action indices of its path
-// from the initial state, which the receiving rank replays (correct for every deterministic
-// model, slower). Holds no MPI call.
+// StateCodec: how states, observations and step records travel between the ranks of the
+// distributed search (checker/mpi/distributed_explorer.h) as bytes. A State is sent as model.pack()
+// for a PackedModel, as a memcpy image when it is trivially copyable, and otherwise as the action
+// indices of its path from the initial state, which the receiving rank replays (correct for every
+// deterministic model, slower). Holds no MPI call.
 #pragma once
 
 #include <cstddef>

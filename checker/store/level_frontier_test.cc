@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "checker/chunk_pool.h"
-#include "checker/frontier_store.h"
 #include "checker/model.h"
-#include "checker/temp_file.h"
-#include "checker/trace_store.h"
+#include "checker/store/chunk_pool.h"
+#include "checker/store/level_frontier.h"
+#include "checker/store/level_trace.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker {
 namespace {

@@ -24,7 +24,7 @@
 #include <fmt/ranges.h>
 
 #include "checker/explore_auto.h"
-#include "checker/mpi_world.h"
+#include "checker/mpi/mpi_world.h"
 
 namespace {
 

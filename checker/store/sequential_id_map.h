@@ -1,5 +1,6 @@
-// FingerprintTable: the explorer's visited set, an open-addressing map from 64-bit state
-// fingerprints to dense state ids. Flat and linearly probed, since it is the hot path.
+// FingerprintTable: the sequential explorer's visited set (the search that shows its edges,
+// checker/sequential_explorer.h), an open-addressing map from 64-bit state fingerprints to
+// dense state ids. Flat and linearly probed, since it is the hot path.
 #pragma once
 
 #include <cstddef>
