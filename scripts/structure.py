@@ -15,7 +15,11 @@
    Tests sit beside the code and may include what their folder may. The same holds for what
    a folder's CMake targets link: preemptcheck::NAME only from a folder it may include.
 2. No source file but a test (x_test.cc, *test_support*) has more than 500 lines.
-3. Only the files library links yaml-cpp.
+3. Only the files library links yaml-cpp, and only files in files/ include it, directly or
+   through the project's headers (the other folders see the formats' results, not the parser).
+4. The engine is compiled once: the search's main headers (ENGINE below) are reached, directly
+   or through the project's headers, by at most MAX_ENGINE_UNITS library sources that are not
+   tests (the explicit instantiation for the production model, properties/world_explore.cc).
 
 Prints one line per violation, naming the file (and line), and exits 1; prints nothing and
 exits 0 when every rule holds; exits 2 on a usage error.
@@ -26,6 +30,18 @@ import re
 import sys
 
 MAX_LINES = 500
+
+# The search's main headers (rule 4) and how many library sources may compile them.
+ENGINE = {
+    "checker/explorer.h",
+    "checker/explore_auto.h",
+    "checker/graph_build.h",
+    "checker/level_explorer.h",
+    "checker/sequential_explorer.h",
+    "checker/mpi/distributed_explorer.h",
+}
+MAX_ENGINE_UNITS = 3
+YAML_HEADER = re.compile(r"^yaml-cpp/")
 
 # What each folder may include (rule 1).
 MAY_INCLUDE = {
@@ -147,17 +163,84 @@ def check_links(root, problems):
                     )
 
 
+def project_includes(root, path, text):
+    """The includes of `text` that name a file of the tree (relative to root), and the
+    system headers it names, each with its line number."""
+    local, system = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        match = INCLUDE.match(line)
+        if not match:
+            continue
+        name = match.group(1)
+        if os.path.isfile(os.path.join(root, name)):
+            local.append((name, number))
+        else:
+            system.append((name, number))
+    return local, system
+
+
+def check_reach(root, texts, problems):
+    """Rules 3 (yaml-cpp's headers) and 4 (the engine's) over the transitive includes."""
+    graph = {path: project_includes(root, path, text) for path, text in texts.items()}
+    reach = {}
+
+    def reached(path):
+        # Every project file and system header `path` includes, directly or not.
+        if path in reach:
+            return reach[path]
+        reach[path] = set()
+        local, system = graph.get(path, ([], []))
+        out = {name for name, _ in system}
+        for name, _ in local:
+            out.add(name)
+            out |= reached(name)
+        reach[path] = out
+        return out
+
+    engine_units = []
+    for path in sorted(texts):
+        folder = path.split(os.sep)[0]
+        seen = reached(path)
+        if folder != "files":
+            yaml = sorted(h for h in seen if YAML_HEADER.match(h))
+            if yaml:
+                through = [n for n, _ in graph[path][0] if YAML_HEADER.match(n) or any(
+                    YAML_HEADER.match(h) for h in reached(n))]
+                problems.append(
+                    f"{path}: includes {yaml[0]}"
+                    + (f" through {through[0]}" if through else "")
+                    + "; only files/ may parse yaml-cpp"
+                )
+        if (
+            path.endswith(".cc")
+            and not is_test(os.path.basename(path))
+            and "/mpi/mpi_toy_main.cc" not in "/" + path
+            and seen & ENGINE
+        ):
+            engine_units.append(path)
+    if len(engine_units) > MAX_ENGINE_UNITS:
+        problems.append(
+            f"{engine_units[MAX_ENGINE_UNITS]}: compiles the search engine; "
+            f"{len(engine_units)} library sources do ({', '.join(engine_units)}), at most "
+            f"{MAX_ENGINE_UNITS} may (include checker/explore_types.h and call "
+            f"properties/world_explore.h)"
+        )
+
+
 def main(argv):
     if len(argv) != 2 or not os.path.isdir(argv[1]):
         print("usage: scripts/structure.py ROOT", file=sys.stderr)
         return 2
     root = argv[1]
     problems = []
+    texts = {}
     for path in sources(root):
         with open(os.path.join(root, path), encoding="utf-8") as f:
             text = f.read()
+        texts[path] = text
         check_includes(root, path, text, problems)
         check_length(path, text, problems)
+    check_reach(root, texts, problems)
     check_links(root, problems)
     for problem in problems:
         print(problem)

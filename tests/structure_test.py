@@ -6,7 +6,8 @@ planted violation in turn makes it fail (exit 1) with a line naming the file.
 
 Planted: an upward include in a library header (impl/ including cli/), in a test (checker/
 including impl/) and across floors (files/ including checker/); a source file one line past
-500; yaml-cpp in another library's links; files/ linking checker's library. Not planted, and so must pass: a test file past 500
+500; yaml-cpp in another library's links; files/ linking checker's library; a report/ header
+reaching yaml-cpp through files/; three more library sources compiling the engine. Not planted, and so must pass: a test file past 500
 lines, and a folder including one it may.
 """
 
@@ -108,6 +109,19 @@ CASES = [
             os.path.join(t, "files", "CMakeLists.txt"), "files", "preemptcheck::checker"
         ),
         "files/CMakeLists.txt:",
+    ),
+    (
+        "a report header that includes the YAML reader",
+        lambda t: append(os.path.join(t, "report", "json.h"), '#include "files/strict_yaml.h"\n'),
+        "report/json.h: includes yaml-cpp/",
+    ),
+    (
+        "a library source that compiles the engine again",
+        lambda t: [
+            append(os.path.join(t, f), '#include "checker/explorer.h"\n')
+            for f in ("report/json.cc", "report/timeline.cc", "cli/args.cc")
+        ],
+        "compiles the search engine",
     ),
     (
         "a test file of 600 lines",
