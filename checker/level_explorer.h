@@ -36,6 +36,7 @@
 
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
+#include "checker/level_findings.h"
 #include "checker/model.h"
 #include "checker/store/chunk_pool.h"
 #include "checker/store/chunked_array.h"
@@ -107,14 +108,7 @@ class LevelExplorer {
     std::array<std::uint64_t, kBatch> home{};  // their visited-set home slots' values
     std::uint64_t home_keys = 0;
     std::size_t batched = 0;
-    std::uint64_t first_key = kNoKey;  // its smallest violating step
-    Observation first_obs;
-    std::uint64_t first_fp = 0;
-    std::vector<std::uint64_t> property_key;  // per property, its smallest violating step
-    std::vector<Observation> property_obs;
-    std::vector<std::uint64_t> property_fp;
-    std::vector<std::uint64_t> reached_key;  // per property, its smallest reaching step
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> violating;  // (key, fingerprint)
+    LevelFindings findings;  // what its steps found (checker/level_findings.h)
     // Where it left off when the table filled.
     bool pending = false;
     std::size_t unit = 0;
@@ -218,13 +212,7 @@ class LevelExplorer {
     for (unsigned w = 0; w < threads_; ++w) {
       workers_.push_back(std::make_unique<Worker>(pool_, kFrontierMemory));
       Worker& worker = *workers_.back();
-      const std::size_t count = result_.properties.size();
-      worker.reached_key.assign(count, kNoKey);
-      if (opts_.per_property) {
-        worker.property_key.assign(count, kNoKey);
-        worker.property_obs.resize(count);
-        worker.property_fp.assign(count, 0);
-      }
+      worker.findings.reset(result_.properties.size(), rule_);
     }
     next_unit_.store(0);
     stop_parent_.store(kNoKey);
@@ -426,6 +414,7 @@ class LevelExplorer {
   const M& model_;
   const Limits& limits_;
   const ExploreOptions<Action>& opts_;
+  const FindingsRule rule_{opts_.per_property, opts_.stop_at_violation};
   const unsigned threads_;
   const std::uint64_t capacity_;
   const Stopwatch clock_;

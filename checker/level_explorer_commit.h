@@ -84,30 +84,27 @@ bool LevelExplorer<M>::commit() {
   std::uint64_t bound = kNoKey;
   std::vector<Pick> picks(result_.properties.size());
   Pick first;
+  std::vector<std::uint64_t> reached(result_.properties.size(), kNoKey);
   for (const auto& worker : workers_) {
-    if (worker->first_key < first.key) {
-      first = {worker->first_key, &worker->first_obs, worker->first_fp};
+    const LevelFindings& f = worker->findings;
+    if (f.first_key < first.key) {
+      first = {f.first_key, &f.first_obs, f.first_fp};
     }
-    for (std::size_t p = 0; opts_.per_property && p < picks.size(); ++p) {
-      if (worker->property_key[p] < picks[p].key) {
-        picks[p] = {worker->property_key[p], &worker->property_obs[p], worker->property_fp[p]};
+    for (std::size_t p = 0; p < f.property_key.size(); ++p) {
+      if (f.property_key[p] < picks[p].key) {
+        picks[p] = {f.property_key[p], &f.property_obs[p], f.property_fp[p]};
       }
+    }
+    for (std::size_t p = 0; p < reached.size(); ++p) {
+      reached[p] = std::min(reached[p], f.reached_key[p]);
     }
   }
-  if (opts_.per_property) {
-    std::uint64_t last = 0;
-    std::size_t newly = 0;
-    for (std::size_t p = 0; p < picks.size(); ++p) {
-      if (picks[p].key != kNoKey) {
-        ++newly;
-        last = std::max(last, picks[p].key);
-      }
+  {
+    std::vector<std::uint64_t> own;
+    for (std::size_t p = 0; rule_.per_property && p < picks.size(); ++p) {
+      own.push_back(picks[p].key);
     }
-    if (remaining_ > 0 && newly == remaining_) {
-      bound = last + 1;
-    }
-  } else if (opts_.stop_at_violation && first.key != kNoKey) {
-    bound = first.key + 1;
+    bound = stop_bound(first.key, own, remaining_, rule_);
   }
   bool max_states = false;
   const std::uint64_t count = visited_.size();
@@ -193,7 +190,7 @@ bool LevelExplorer<M>::commit() {
   }
   // Violations and witnesses below the bound.
   for (const auto& worker : workers_) {
-    for (const auto& [key, fingerprint] : worker->violating) {
+    for (const auto& [key, fingerprint] : worker->findings.violating) {
       if (key < bound) {
         unnamed_.push_back({Unnamed::kViolatingState, 0, fingerprint});
       }
@@ -209,22 +206,13 @@ bool LevelExplorer<M>::commit() {
       own.emplace_back(p, pick_violation(picks[p], p, steps_below));
     }
   }
-  for (const auto& worker : workers_) {
-    for (std::size_t p = 0; p < result_.reached.size(); ++p) {
-      if (worker->reached_key[p] < bound) {
-        result_.reached[p] = true;
-      }
-    }
-  }
+  note_witnesses(result_, reached, bound);
   for (auto& [p, v] : own) {
-    decided_[p] = true;
-    --remaining_;
-    result_.property_results[p].status = PropertyStatus::kViolated;
-    result_.property_results[p].violation = std::move(v);
+    decide_property(result_, decided_, remaining_, p, std::move(v));
     unnamed_.push_back({Unnamed::kPropertyViolation, p, picks[p].fingerprint});
   }
   if (violation) {
-    if (opts_.stop_at_violation && !opts_.per_property) {
+    if (rule_.stops_at_first()) {
       unnamed_.push_back({Unnamed::kViolatingState, 0, first.fingerprint});
     }
     result_.violation = std::move(violation);

@@ -161,39 +161,14 @@ bool LevelExplorer<M>::look_up(Worker& worker) {
 template <Model M>
 void LevelExplorer<M>::note(Worker& worker, const Observation& obs, std::uint64_t key,
                             std::uint64_t fingerprint) {
-  for (const std::size_t property : obs.reached) {
-    check_property(property, result_.properties);
-    worker.reached_key[property] = std::min(worker.reached_key[property], key);
-  }
-  if (obs.violated.empty()) {
-    return;
-  }
-  for (const auto& [property, message] : obs.violated) {
-    check_property(property, result_.properties);
-  }
-  if (key < worker.first_key) {
-    worker.first_key = key;
-    worker.first_obs = obs;
-    worker.first_fp = fingerprint;
-  }
-  if (opts_.per_property) {
-    for (const auto& [property, message] : obs.violated) {
-      if (!decided_[property] && key < worker.property_key[property]) {
-        worker.property_key[property] = key;
-        worker.property_obs[property] = obs;
-        worker.property_fp[property] = fingerprint;
-      }
-    }
-  } else if (opts_.stop_at_violation) {
+  if (worker.findings.note(obs, key, fingerprint, result_.properties, decided_, rule_) &&
+      rule_.stops_at_first()) {
     // No parent after this one can hold the first violation: skip them.
     const std::uint64_t parent = key_parent(key);
     std::uint64_t current = stop_parent_.load(std::memory_order_relaxed);
     while (parent < current &&
            !stop_parent_.compare_exchange_weak(current, parent, std::memory_order_relaxed)) {
     }
-  }
-  if (opts_.per_property || !opts_.stop_at_violation) {
-    worker.violating.emplace_back(key, fingerprint);
   }
 }
 

@@ -52,6 +52,7 @@
 #include "checker/explore_failure.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
+#include "checker/level_findings.h"
 #include "checker/model.h"
 #include "checker/mpi/rank_group.h"
 #include "checker/mpi/state_codec.h"
@@ -202,8 +203,7 @@ class DistributedExplorer {
     return true;
   }
 
-  // Whether the search ends at the first violating step (neither per property nor past it).
-  bool stops_at_first() const { return !opts_.per_property && opts_.stop_at_violation; }
+  bool stops_at_first() const { return rule_.stops_at_first(); }
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
@@ -264,16 +264,7 @@ class DistributedExplorer {
     succ_.assign(frontier_.size(), 0);
     candidates_.clear();
     level_bytes_.clear();
-    first_key_ = kNoKey;
-    first_obs_ = Observation();
-    first_fp_ = 0;
-    reached_key_.assign(result_.properties.size(), kNoKey);
-    if (opts_.per_property) {
-      property_key_.assign(result_.properties.size(), kNoKey);
-      property_obs_.assign(result_.properties.size(), Observation());
-      property_fp_.assign(result_.properties.size(), 0);
-    }
-    violating_.clear();
+    findings_.reset(result_.properties.size(), rule_);
     std::uint64_t stop_parent = kNoKey;
     std::size_t next = 0;
     for (;;) {
@@ -311,8 +302,9 @@ class DistributedExplorer {
       }
       if (stops_at_first()) {
         // No parent after the first violating one can hold the first violation: skip them.
-        stop_parent = std::min(
-            stop_parent, ranks_.all_min(first_key_ == kNoKey ? kNoKey : key_parent(first_key_)));
+        const std::uint64_t first = findings_.first_key;
+        stop_parent =
+            std::min(stop_parent, ranks_.all_min(first == kNoKey ? kNoKey : key_parent(first)));
       }
       const bool done = next >= frontier_.size() || frontier_.ids[next] > stop_parent;
       if (ranks_.all_or(done ? 0U : 1U) == 0) {
@@ -347,34 +339,8 @@ class DistributedExplorer {
         length |= kViolatingBit;  // the owner records the state this step enters
       }
       std::memcpy(batch.data() + length_at, &length, sizeof(length));
-      note(key, fingerprint);
-    }
-  }
-
-  // Records what one step observed: witnesses, the first violation, and per property its
-  // own first violation.
-  void note(std::uint64_t key, std::uint64_t fingerprint) {
-    for (const std::size_t property : obs_.reached) {
-      check_property(property, result_.properties);
-      reached_key_[property] = std::min(reached_key_[property], key);
-    }
-    if (obs_.violated.empty()) {
-      return;
-    }
-    for (const auto& [property, message] : obs_.violated) {
-      check_property(property, result_.properties);
-    }
-    if (key < first_key_) {
-      first_key_ = key;
-      first_obs_ = obs_;
-      first_fp_ = fingerprint;
-    }
-    for (const auto& [property, message] : obs_.violated) {
-      if (opts_.per_property && !decided_[property] && key < property_key_[property]) {
-        property_key_[property] = key;
-        property_obs_[property] = obs_;
-        property_fp_[property] = fingerprint;
-      }
+      // The violating steps' states are recorded by their owner (receive()).
+      findings_.note(obs_, key, fingerprint, result_.properties, decided_, rule_, false);
     }
   }
 
@@ -394,12 +360,13 @@ class DistributedExplorer {
     return visited_.bytes() + ids_.capacity() * sizeof(std::uint32_t) + parent_.bytes() +
            action_.bytes() + frontier_.memory() + level_bytes_.capacity() +
            candidates_.size() * (sizeof(Candidate) + 4 * sizeof(void*)) +
-           violating_.capacity() * sizeof(violating_[0]);
+           findings_.violating.capacity() * sizeof(findings_.violating[0]);
   }
 
   const M& model_;
   const Limits& limits_;
   const ExploreOptions<Action>& opts_;
+  const FindingsRule rule_{opts_.per_property, opts_.stop_at_violation};
   const RankGroup ranks_;
   const int rank_;
   const int size_;
@@ -428,15 +395,9 @@ class DistributedExplorer {
   std::vector<std::uint32_t> succ_;  // succ_[i]: steps out of local frontier state i
   std::unordered_map<std::uint64_t, Candidate> candidates_;
   std::vector<std::byte> level_bytes_;
-  std::uint64_t first_key_ = kNoKey;
-  Observation first_obs_;
-  std::uint64_t first_fp_ = 0;
-  std::vector<std::uint64_t> reached_key_;
-  std::vector<std::uint64_t> property_key_;  // per property, this rank's smallest violating step
-  std::vector<Observation> property_obs_;
-  std::vector<std::uint64_t> property_fp_;
-  // Violating steps into states this rank owns, (key, fingerprint), when all are recorded.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> violating_;
+  // What this rank's steps found (checker/level_findings.h); its `violating` holds the
+  // violating steps into states this rank owns, when all are recorded.
+  LevelFindings findings_;
   std::vector<Action> actions_;
   Observation obs_;
 

@@ -38,7 +38,7 @@ void DistributedExplorer<M>::receive(const std::vector<std::byte>& in) {
     const std::byte* bytes = in.data() + at + 24;
     at += 24 + length;
     if ((word & kViolatingBit) != 0) {
-      violating_.emplace_back(key, fingerprint);
+      findings_.violating.emplace_back(key, fingerprint);
     }
     if (visited_.find(fingerprint) != VisitedSet::kNoId) {
       continue;
@@ -125,25 +125,12 @@ bool DistributedExplorer<M>::commit() {
 
   // The step that ends the search in this level, if any: the first violation, or with
   // per-property results the last of the remaining properties' own first violations.
-  const std::uint64_t first = ranks_.all_min(first_key_);
+  const std::uint64_t first = ranks_.all_min(findings_.first_key);
   std::vector<std::uint64_t> picks;
-  std::uint64_t bound = kNoKey;
-  if (opts_.per_property) {
-    picks = ranks_.all_min(property_key_);
-    std::uint64_t last = 0;
-    std::size_t newly = 0;
-    for (const std::uint64_t key : picks) {
-      if (key != kNoKey) {
-        ++newly;
-        last = std::max(last, key);
-      }
-    }
-    if (remaining_ > 0 && newly == remaining_) {
-      bound = last + 1;
-    }
-  } else if (opts_.stop_at_violation && first != kNoKey) {
-    bound = first + 1;
+  if (rule_.per_property) {
+    picks = ranks_.all_min(findings_.property_key);
   }
+  std::uint64_t bound = stop_bound(first, picks, remaining_, rule_);
   bool max_states = false;
   if (count_ + total > capacity_) {
     std::uint64_t local_cut = kNoKey;
@@ -183,31 +170,24 @@ bool DistributedExplorer<M>::commit() {
   level_bytes_.shrink_to_fit();
 
   // Witnesses, violating states and violations below the bound.
-  const std::vector<std::uint64_t> reached = ranks_.all_min(reached_key_);
-  for (std::size_t p = 0; p < reached.size(); ++p) {
-    if (reached[p] < bound) {
-      result_.reached[p] = true;
-    }
-  }
+  note_witnesses(result_, ranks_.all_min(findings_.reached_key), bound);
   if (!stops_at_first()) {
     const std::vector<std::uint32_t> violating = violating_ids(bound);
     result_.violating_states.insert(result_.violating_states.end(), violating.begin(),
                                     violating.end());
   }
   if (!result_.violation && first < bound) {
-    result_.violation = pick_violation(first, first_key_, first_obs_, first_fp_, std::nullopt);
+    result_.violation = pick_violation(first, findings_.first_key, findings_.first_obs,
+                                       findings_.first_fp, std::nullopt);
     if (stops_at_first()) {
       result_.violating_states.push_back(result_.violation->state);
     }
   }
   for (std::size_t p = 0; p < picks.size(); ++p) {
     if (picks[p] < bound) {
-      Violation<Action> own =
-          pick_violation(picks[p], property_key_[p], property_obs_[p], property_fp_[p], p);
-      decided_[p] = true;
-      --remaining_;
-      result_.property_results[p].status = PropertyStatus::kViolated;
-      result_.property_results[p].violation = std::move(own);
+      decide_property(result_, decided_, remaining_, p,
+                      pick_violation(picks[p], findings_.property_key[p], findings_.property_obs[p],
+                                     findings_.property_fp[p], p));
     }
   }
   transitions_ += steps;
@@ -244,7 +224,7 @@ std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const
 template <Model M>
 std::vector<std::uint32_t> DistributedExplorer<M>::violating_ids(std::uint64_t bound) const {
   std::vector<std::uint32_t> mine;
-  for (const auto& [key, fingerprint] : violating_) {
+  for (const auto& [key, fingerprint] : findings_.violating) {
     if (key < bound) {
       mine.push_back(ids_[visited_.find(fingerprint)]);
     }
