@@ -84,6 +84,8 @@ class LevelExplorer {
   static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
   // Successors looked up together.
   static constexpr std::size_t kBatch = 16;
+  // Trace records a thread writes at once at the end of a level.
+  static constexpr std::size_t kTraceBlock = 4096;
 
   // A step whose successor waits in a worker's batch.
   struct BatchedStep {

@@ -1,9 +1,10 @@
 // LevelExplorer's end of a level: the new states ordered by step key (each worker's list
-// sorted on a thread of its own, then merged), the step at which the sequential search would
-// have stopped (first violation, each property's own first violation, or the first state past
-// max_states), the states, violations, witnesses and transitions below that step recorded, and
-// a counterexample rebuilt from the parent links. Part of checker/level_explorer.h, which
-// includes it.
+// sorted on a thread of its own, then read in merged order, each thread writing the ids and
+// trace records of an equal part of it: checker/level_order.h), the step at which the sequential
+// search would have stopped (first violation, each property's own first violation, or the first
+// state past max_states), the states, violations, witnesses and transitions below that step
+// recorded, and a counterexample rebuilt from the parent links. Part of checker/level_explorer.h,
+// which includes it.
 #pragma once
 
 #include <algorithm>
@@ -13,12 +14,14 @@
 #include <exception>
 #include <iterator>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "checker/explore_result.h"
 #include "checker/level_explorer.h"
+#include "checker/level_order.h"
 #include "checker/store/chunked_array.h"
 #include "checker/store/level_frontier.h"
 
@@ -30,8 +33,8 @@ namespace preemptcheck::checker::detail {
 template <Model M>
 bool LevelExplorer<M>::commit() {
   // Each worker's new states, keyed and sorted on a thread of their own, then read in
-  // merged order (never copied into one list). Keys are unique (one step reaches one state),
-  // so the order is the same for every thread count.
+  // merged order (never copied into one list, checker/level_order.h). Keys are unique (one step
+  // reaches one state), so the order is the same for every thread count.
   const auto by_key = [](const Entry& x, const Entry& y) { return x.key() < y.key(); };
   std::vector<std::vector<Entry>>& sorted = sorted_;
   sorted.resize(workers_.size());
@@ -59,26 +62,8 @@ bool LevelExplorer<M>::commit() {
     };
     on_threads(workers_.size(), [&](std::size_t w) { key_worker(static_cast<std::uint32_t>(w)); });
   }
-  std::size_t total = 0;
-  for (const std::vector<Entry>& list : sorted) {
-    total += list.size();
-  }
-  // Calls f(rank, worker, entry) for the new states in key order while f returns true.
-  const auto in_key_order = [&](const auto& f) {
-    std::vector<std::size_t> head(sorted.size(), 0);
-    for (std::size_t rank = 0; rank < total; ++rank) {
-      std::size_t best = sorted.size();
-      for (std::size_t w = 0; w < sorted.size(); ++w) {
-        if (head[w] < sorted[w].size() &&
-            (best == sorted.size() || sorted[w][head[w]].key() < sorted[best][head[best]].key())) {
-          best = w;
-        }
-      }
-      if (!f(rank, best, sorted[best][head[best]++])) {
-        return;
-      }
-    }
-  };
+  const KeyOrder<Entry> order(sorted);
+  const std::size_t total = order.size();
 
   // The step that ends the search in this level, if any: every step below `bound` counts.
   std::uint64_t bound = kNoKey;
@@ -109,24 +94,14 @@ bool LevelExplorer<M>::commit() {
   bool max_states = false;
   const std::uint64_t count = visited_.size();
   if (count + total > capacity_) {
-    std::uint64_t cut = kNoKey;
-    in_key_order([&](std::size_t rank, std::size_t, const Entry& e) {
-      cut = e.key();
-      return rank < capacity_ - count;
-    });
+    // The step that would discover one state more than max_states allows.
+    const std::uint64_t cut = order.key_at(capacity_ - count);
     if (cut < bound) {
       bound = cut;
       max_states = true;
     }
   }
-  std::size_t admitted = total;
-  if (bound != kNoKey) {
-    admitted = 0;
-    in_key_order([&](std::size_t, std::size_t, const Entry& e) {
-      admitted += e.key() < bound ? 1 : 0;
-      return e.key() < bound;
-    });
-  }
+  const std::size_t admitted = bound == kNoKey ? total : order.below(bound);
 
   // Steps before a key, counted in the sequential order.
   std::vector<std::uint64_t>& before = before_;
@@ -167,25 +142,41 @@ bool LevelExplorer<M>::commit() {
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.
   if (admitted > 0) {
-    // Into the visited set, each worker's admitted states (a prefix of its sorted list) on a
-    // thread of their own; into the trace, all in key order.
-    on_threads(workers_.size(), [&](std::size_t w) {
+    if (trace_.extend(admitted) != count) {
+      throw std::logic_error("the trace and the visited set disagree");
+    }
+    // On thread t: into the visited set, worker t's admitted states (a prefix of its sorted
+    // list); into the trace and the ids, the t-th part of the merged key order.
+    const std::size_t n = workers_.size();
+    on_threads(n, [&](std::size_t t) {
       FingerprintSet::Inserter inserter(visited_);
-      for (const Entry& e : sorted[w]) {
+      for (const Entry& e : sorted[t]) {
         if (e.key() >= bound) {
           break;
         }
-        inserter.add(workers_[w]->found_fps[e.index]);
+        inserter.add(workers_[t]->found_fps[e.index]);
       }
-    });
-    in_key_order([&](std::size_t rank, std::size_t w, const Entry& e) {
-      const std::uint64_t fingerprint = workers_[w]->found_fps[e.index];
-      trace_.push_back(fingerprint, static_cast<std::uint32_t>(key_parent(e.key())),
-                       key_action(e.key()));
-      if (go_on) {
-        ids[w][e.index] = static_cast<std::uint32_t>(count + rank);
-      }
-      return rank + 1 < admitted;
+      std::vector<TraceRecord> block;
+      block.reserve(kTraceBlock);
+      std::size_t block_start = count + admitted * t / n;
+      const auto flush = [&] {
+        trace_.write(block_start, block.data(), block.size());
+        block_start += block.size();
+        block.clear();
+      };
+      order.for_range(admitted * t / n, admitted * (t + 1) / n,
+                      [&](std::size_t rank, std::size_t w, const Entry& e) {
+                        block.push_back({workers_[w]->found_fps[e.index],
+                                         static_cast<std::uint32_t>(key_parent(e.key())),
+                                         key_action(e.key()), 0});
+                        if (go_on) {
+                          ids[w][e.index] = static_cast<std::uint32_t>(count + rank);
+                        }
+                        if (block.size() == kTraceBlock) {
+                          flush();
+                        }
+                      });
+      flush();
     });
   }
   // Violations and witnesses below the bound.

@@ -14,8 +14,18 @@
 
 namespace preemptcheck::checker {
 
+/// One state's record in the trace.
+struct TraceRecord {
+  std::uint64_t fingerprint;
+  std::uint32_t parent;
+  std::uint16_t action;
+  std::uint16_t unused;
+};
+
 class TraceStore {
  public:
+  using Record = TraceRecord;
+
   /// Records kept in memory before they go to the file.
   static constexpr std::size_t kTail = std::size_t{1} << 16;
 
@@ -33,6 +43,27 @@ class TraceStore {
       tail_.clear();
     }
     tail_.push_back({fingerprint, parent, action, 0});
+  }
+
+  /// Makes room for the next `n` records, all in the file, and returns the id of the first;
+  /// write() then fills them, on many threads at once. Throws TempFileError when the records
+  /// held in memory cannot be written.
+  std::size_t extend(std::size_t n) {
+    if (!tail_.empty()) {
+      file_.append(tail_.data(), tail_.size() * sizeof(Record));
+      written_ += tail_.size();
+      tail_.clear();
+    }
+    const std::size_t first = written_;
+    file_.extend(n * sizeof(Record));
+    written_ += n;
+    return first;
+  }
+
+  /// Writes the records of ids [id, id + n), which extend() made room for; safe on many
+  /// threads at once for ranges that do not overlap. Throws TempFileError.
+  void write(std::size_t id, const Record* records, std::size_t n) const {
+    file_.write_at(id * sizeof(Record), records, n * sizeof(Record));
   }
 
   /// Record i's fields; throw TempFileError when the file cannot be read.
@@ -70,13 +101,6 @@ class TraceStore {
   std::size_t file_bytes() const { return file_.size(); }
 
  private:
-  struct Record {
-    std::uint64_t fingerprint;
-    std::uint32_t parent;
-    std::uint16_t action;
-    std::uint16_t unused;
-  };
-
   Record at(std::size_t i) const {
     if (i >= written_) {
       return tail_[i - written_];

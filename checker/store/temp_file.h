@@ -71,13 +71,32 @@ class TempFile {
 
   /// Appends `length` bytes; returns the offset they start at.
   std::size_t append(const void* data, std::size_t length) {
+    const std::size_t at = extend(length);
+    write_at(at, data, length);
+    return at;
+  }
+
+  /// Makes the file `length` bytes longer, to be filled by write_at(); returns the offset the
+  /// new bytes start at.
+  std::size_t extend(std::size_t length) {
     open_file();
     const std::size_t at = size_;
+    size_ += length;
+    if (in_memory_) {
+      memory_counter().fetch_add(length, std::memory_order_relaxed);
+    }
+    return at;
+  }
+
+  /// Writes `length` bytes at `offset`, within the file's size; safe on many threads at once
+  /// for ranges that do not overlap.
+  void write_at(std::size_t offset, const void* data, std::size_t length) const {
     const auto* bytes = static_cast<const char*>(data);
     std::size_t done = 0;
     while (done < length) {
       errno = 0;
-      const ssize_t n = ::pwrite(fd_, bytes + done, length - done, static_cast<off_t>(at + done));
+      const ssize_t n =
+          ::pwrite(fd_, bytes + done, length - done, static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) {
         continue;
       }
@@ -86,11 +105,6 @@ class TempFile {
       }
       done += static_cast<std::size_t>(n);
     }
-    size_ += length;
-    if (in_memory_) {
-      memory_counter().fetch_add(length, std::memory_order_relaxed);
-    }
-    return at;
   }
 
   /// Reads `length` bytes at `offset`, which were written before.
