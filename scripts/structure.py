@@ -20,6 +20,8 @@
 4. The engine is compiled once: the search's main headers (ENGINE below) are reached, directly
    or through the project's headers, by at most MAX_ENGINE_UNITS library sources that are not
    tests (the explicit instantiation for the production model, properties/world_explore.cc).
+5. No header includes, directly or not, a file that includes it back: a class is not split
+   over headers that include each other.
 
 Prints one line per violation, naming the file (and line), and exits 1; prints nothing and
 exits 0 when every rule holds; exits 2 on a usage error.
@@ -196,6 +198,30 @@ def check_reach(root, texts, problems):
             out |= reached(name)
         reach[path] = out
         return out
+
+    # Rule 5: a cycle of includes, reported once, at its first file in sorted order.
+    state = {}
+    cycles = []
+
+    def visit(path, stack):
+        state[path] = "open"
+        stack.append(path)
+        for name, line in graph.get(path, ([], []))[0]:
+            if state.get(name) == "open":
+                cycles.append(stack[stack.index(name):] + [name])
+            elif name not in state:
+                visit(name, stack)
+        stack.pop()
+        state[path] = "done"
+
+    for path in sorted(texts):
+        if path not in state:
+            visit(path, [])
+    for cycle in cycles:
+        problems.append(
+            f"{cycle[0]}: includes itself through {' -> '.join(cycle[1:])}; a header may not "
+            f"include a file that includes it back (one class, one header)"
+        )
 
     engine_units = []
     for path in sorted(texts):

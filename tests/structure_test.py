@@ -7,7 +7,8 @@ planted violation in turn makes it fail (exit 1) with a line naming the file.
 Planted: an upward include in a library header (impl/ including cli/), in a test (checker/
 including impl/) and across floors (files/ including checker/); a source file one line past
 500; yaml-cpp in another library's links; files/ linking checker's library; a report/ header
-reaching yaml-cpp through files/; three more library sources compiling the engine. Not planted, and so must pass: a test file past 500
+reaching yaml-cpp through files/; three more library sources compiling the engine; two headers
+that include each other. Not planted, and so must pass: a test file past 500
 lines, and a folder including one it may.
 """
 
@@ -122,6 +123,11 @@ CASES = [
             for f in ("report/json.cc", "report/timeline.cc", "cli/args.cc")
         ],
         "compiles the search engine",
+    ),
+    (
+        "two headers that include each other",
+        lambda t: append(os.path.join(t, "checker", "level_search.h"), '#include "checker/level_explorer.h"\n'),
+        "includes itself through",
     ),
     (
         "a test file of 600 lines",

@@ -20,10 +20,11 @@
 // collective per step) and re-running the model along the action indices on every rank.
 //
 // States travel as bytes (checker/mpi/state_codec.h); the collectives are RankGroup's
-// (checker/mpi/rank_group.h). This header holds the class and the level loop (expanding rounds,
-// stop flags, progress); what an owner does with the successors it receives, the end of a
-// level and the walk of a counterexample across ranks are in
-// checker/mpi/distributed_explorer_commit.h, included at the end of this one.
+// (checker/mpi/rank_group.h). The search is three classes, one header each, each built on the
+// one before: RankSearch (checker/mpi/rank_search.h) holds a rank's state and the helpers,
+// RankCommit (checker/mpi/rank_commit.h) is the owner's side of a level (what it receives, the
+// end of the level, the walk of a counterexample across ranks), and DistributedExplorer, here,
+// expands the levels in rounds and runs them.
 //
 // Failures: an exception on one rank is reported to all at the end of the round and every
 // rank throws RankFailure naming the lowest failing rank; std::bad_alloc stops the search
@@ -39,45 +40,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <new>
-#include <optional>
 #include <span>
 #include <stdexcept>
-#include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
-#include "checker/explore_failure.h"
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
-#include "checker/level_findings.h"
 #include "checker/model.h"
-#include "checker/mpi/rank_group.h"
-#include "checker/mpi/state_codec.h"
-#include "checker/store/chunked_array.h"
-#include "checker/store/rank_visited_set.h"
+#include "checker/mpi/rank_commit.h"
 
 namespace preemptcheck::checker::detail {
 
 /// The level-synchronous breadth-first search over the ranks of `comm`; see explore_auto().
 template <Model M>
-class DistributedExplorer {
+class DistributedExplorer : RankCommit<M> {
  public:
   using State = typename M::State;
   using Action = typename M::Action;
-
-  DistributedExplorer(const M& model, const Limits& limits, const ExploreOptions<Action>& opts,
-                      MPI_Comm comm)
-      : model_(model),
-        limits_(limits),
-        opts_(opts),
-        ranks_(comm),
-        rank_(ranks_.rank()),
-        size_(ranks_.size()),
-        codec_(model),
-        capacity_(state_capacity(limits, kMaxIds)) {}
+  using RankCommit<M>::RankCommit;
 
   Result<Action> run() {
     if (opts_.on_edge) {
@@ -92,61 +73,66 @@ class DistributedExplorer {
   }
 
  private:
-  static constexpr bool kPacked = StateCodec<M>::kPacked;
-  static constexpr bool kRaw = StateCodec<M>::kRaw;
-  static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
-  static constexpr std::size_t kRoundParents = 2048;  // frontier states per rank per round
-  // Set in a step record's length word when the step violated a property and every
-  // violating state is recorded (per property, or past the first violation).
-  static constexpr std::uint64_t kViolatingBit = std::uint64_t{1} << 63;
-
-  // Stop flags, OR-ed over the ranks; the lowest set bit names the limit.
-  static constexpr unsigned kStopError = 1;
-  static constexpr unsigned kStopOom = 2;
-  static constexpr unsigned kStopMemory = 4;
-  static constexpr unsigned kStopTime = 8;
-  static constexpr unsigned kStopInterrupt = 16;
-
-  // The rank that owns a fingerprint.
-  int owner(std::uint64_t fingerprint) const {
-    const std::uint64_t mixed = (fingerprint ^ (fingerprint >> 31)) * 0x9e3779b97f4a7c15ULL;
-    return static_cast<int>((mixed >> 32) % static_cast<std::uint64_t>(size_));
-  }
-
-  // Throws RankFailure on every rank when any rank failed (`stop` has kStopError).
-  void raise_failure(unsigned stop) {
-    if ((stop & kStopError) == 0) {
-      return;
-    }
-    const auto failing =
-        static_cast<int>(ranks_.all_min(error_.empty() ? std::numeric_limits<std::uint64_t>::max()
-                                                       : static_cast<std::uint64_t>(rank_)));
-    const std::string message = ranks_.broadcast(error_, failing);
-    throw RankFailure("rank " + std::to_string(failing) + " of " + std::to_string(size_) +
-                      " failed: " + message);
-  }
-
-  // Sets the limit the stop flags name; returns whether the search must stop.
-  bool stop_for(unsigned stop) {
-    raise_failure(stop);
-    if ((stop & kStopOom) != 0) {
-      result_.limit = kOutOfMemory;
-    } else if ((stop & kStopMemory) != 0) {
-      result_.limit = kMemoryLimit;
-    } else if ((stop & kStopTime) != 0) {
-      result_.limit = kTimeLimit;
-    } else if ((stop & kStopInterrupt) != 0) {
-      result_.limit = kInterrupted;
-    }
-    return stop != 0;
-  }
-
-  // A new fingerprint received in this level.
-  struct Candidate {
-    std::uint64_t key = 0;
-    std::size_t at = 0;  // its encoding in level_bytes_
-    std::size_t length = 0;
-  };
+  using Base = RankCommit<M>;
+  using Base::action_;
+  using Base::actions_;
+  using Base::all_decided;
+  using Base::candidates_;
+  using Base::capacity_;
+  using Base::clock_;
+  using Base::codec_;
+  using Base::commit;
+  using Base::count_;
+  using Base::decided_;
+  using Base::error_;
+  using Base::findings_;
+  using Base::frontier_;
+  using Base::frontier_total_;
+  using Base::global_positions;
+  using Base::ids_;
+  using Base::kMaxIds;
+  using Base::kPacked;
+  using Base::kRaw;
+  using Base::kRoundParents;
+  using Base::kStopError;
+  using Base::kStopInterrupt;
+  using Base::kStopMemory;
+  using Base::kStopOom;
+  using Base::kStopTime;
+  using Base::kViolatingBit;
+  using Base::level_bytes_;
+  using Base::level_size_;
+  using Base::level_start_;
+  using Base::level_start_checks;
+  using Base::limits_;
+  using Base::local_steps_below;
+  using Base::memory_bytes;
+  using Base::model_;
+  using Base::next_progress_;
+  using Base::obs_;
+  using Base::oom_;
+  using Base::opts_;
+  using Base::owner;
+  using Base::parent_;
+  using Base::path_through;
+  using Base::pick_violation;
+  using Base::raise_failure;
+  using Base::rank_;
+  using Base::ranks_;
+  using Base::receive;
+  using Base::remaining_;
+  using Base::report_progress;
+  using Base::result_;
+  using Base::round_checks;
+  using Base::rule_;
+  using Base::size_;
+  using Base::stop_for;
+  using Base::stops_at_first;
+  using Base::succ_;
+  using Base::transitions_;
+  using Base::violating_ids;
+  using Base::visited_;
+  using typename Base::Candidate;
 
   void search() {
     if (capacity_ == 0) {
@@ -201,48 +187,6 @@ class DistributedExplorer {
       return false;
     }
     return true;
-  }
-
-  bool stops_at_first() const { return rule_.stops_at_first(); }
-
-  bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
-
-  // This rank's clock, memory and interrupt flag at the start of a level, as stop flags.
-  unsigned level_start_checks() const {
-    unsigned stop = 0;
-    if (is_time_up(limits_, clock_.seconds())) {
-      stop |= kStopTime;
-    }
-    if (is_over_memory_or_rss(limits_, memory_bytes())) {
-      stop |= kStopMemory;
-    }
-    if (is_interrupted(limits_)) {
-      stop |= kStopInterrupt;
-    }
-    return stop;
-  }
-
-  // During a level: this rank's clock, memory and error, as stop flags.
-  unsigned round_checks() const {
-    unsigned stop = error_.empty() ? 0U : kStopError;
-    if (oom_) {
-      stop |= kStopOom;
-    }
-    return stop | level_start_checks();
-  }
-
-  // Rank 0 prints the progress line with the figures of all ranks, at level starts.
-  void report_progress() {
-    if (!opts_.progress) {
-      return;
-    }
-    const std::uint64_t memory = ranks_.all_max(memory_bytes());
-    const double seconds = clock_.seconds();
-    if (rank_ != 0 || seconds < next_progress_) {
-      return;
-    }
-    next_progress_ = seconds + opts_.progress_interval_seconds;
-    opts_.progress(progress_stats(count_, transitions_, result_, seconds, frontier_total_, memory));
   }
 
   bool any_enabled() const {
@@ -343,67 +287,6 @@ class DistributedExplorer {
       findings_.note(obs_, key, fingerprint, result_.properties, decided_, rule_, false);
     }
   }
-
-  // The owner's side of a level and the counterexample
-  // (checker/mpi/distributed_explorer_commit.h).
-  void receive(const std::vector<std::byte>& in);
-  std::vector<std::uint64_t> global_positions(const std::vector<std::uint64_t>& keys) const;
-  bool commit();
-  std::uint64_t local_steps_below(std::uint64_t key) const;
-  Violation<Action> pick_violation(std::uint64_t key, std::uint64_t local_key,
-                                   const Observation& local_obs, std::uint64_t local_fp,
-                                   std::optional<std::size_t> property);
-  std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
-  std::vector<std::uint32_t> violating_ids(std::uint64_t bound) const;
-
-  std::uint64_t memory_bytes() const {
-    return visited_.bytes() + ids_.capacity() * sizeof(std::uint32_t) + parent_.bytes() +
-           action_.bytes() + frontier_.memory() + level_bytes_.capacity() +
-           candidates_.size() * (sizeof(Candidate) + 4 * sizeof(void*)) +
-           findings_.violating.capacity() * sizeof(findings_.violating[0]);
-  }
-
-  const M& model_;
-  const Limits& limits_;
-  const ExploreOptions<Action>& opts_;
-  const FindingsRule rule_{opts_.per_property, opts_.stop_at_violation};
-  const RankGroup ranks_;
-  const int rank_;
-  const int size_;
-  const StateCodec<M> codec_;
-  const std::uint64_t capacity_;
-  const Stopwatch clock_;
-
-  // This rank's states: local index -> fingerprint (visited_), global id, parent, action.
-  VisitedSet visited_;
-  std::vector<std::uint32_t> ids_;  // ascending
-  ChunkedArray<std::uint32_t> parent_;
-  ChunkedArray<std::uint16_t> action_;
-  EncodedFrontier frontier_;
-  std::uint64_t frontier_total_ = 0;  // frontier states over all ranks
-  std::uint64_t count_ = 0;           // states over all ranks
-  std::uint64_t transitions_ = 0;
-  std::vector<bool> decided_;  // per property: its own counterexample is recorded
-  std::size_t remaining_ = 0;  // `always` properties not yet decided
-  double next_progress_ = opts_.progress_interval_seconds;
-  std::string error_;  // this rank's failure, if any
-  bool oom_ = false;
-
-  // The level being expanded.
-  std::uint64_t level_start_ = 0;
-  std::uint64_t level_size_ = 0;
-  std::vector<std::uint32_t> succ_;  // succ_[i]: steps out of local frontier state i
-  std::unordered_map<std::uint64_t, Candidate> candidates_;
-  std::vector<std::byte> level_bytes_;
-  // What this rank's steps found (checker/level_findings.h); its `violating` holds the
-  // violating steps into states this rank owns, when all are recorded.
-  LevelFindings findings_;
-  std::vector<Action> actions_;
-  Observation obs_;
-
-  Result<Action> result_;
 };
 
 }  // namespace preemptcheck::checker::detail
-
-#include "checker/mpi/distributed_explorer_commit.h"

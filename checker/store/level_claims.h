@@ -1,17 +1,17 @@
 // LevelTable: the states discovered during one breadth-first level, claimed concurrently.
 //
-// Why our own table: every worker thread looks up and inserts each successor here, so this is
-// the hottest shared structure of the search. It is lock-free open addressing with linear
-// probing over one flat array of pairs of atomic 64-bit words — a fingerprint is published with one
+// Why our own table: every worker thread looks up and inserts each successor here, so this is the
+// hottest shared structure of the search. It is lock-free open addressing with linear probing over
+// one flat array of pairs of atomic 64-bit words — a fingerprint is published with one
 // compare-and-swap on its slot's fingerprint word, and the slot's claim key is lowered with a
-// compare-and-swap loop (atomic minimum). Nothing is ever deleted during a level, so there is
-// no ABA hazard; growth is stop-the-world between rounds of the level, which keeps the probe
-// loop free of any resize protocol. A general concurrent map (oneTBB's) would lock buckets
-// and store a pointer-sized node per entry.
+// compare-and-swap loop (atomic minimum). Nothing is ever deleted during a level, so there is no
+// ABA hazard; growth is stop-the-world between rounds of the level, which keeps the probe loop free
+// of any resize protocol. A general concurrent map (oneTBB's) would lock buckets and store a
+// pointer-sized node per entry.
 //
-// The claim key of a step is (parent id << 16 | action index); the smallest key among the
-// steps that reach a fingerprint is the step the sequential breadth-first search would have
-// discovered it by, which makes ids, parents and counterexamples independent of threads.
+// The claim key of a step is (parent id << 16 | action index); the smallest key among the steps
+// that reach a fingerprint is the step the sequential breadth-first search would have discovered it
+// by, which makes ids, parents and counterexamples independent of threads.
 #pragma once
 
 #include <atomic>

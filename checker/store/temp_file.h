@@ -1,14 +1,14 @@
-// TempFile: an unlinked temporary file in $TMPDIR (or /tmp) that the search keeps what it
-// rarely reads in — each state's parent link (checker/store/level_trace.h) and the frontier's
-// states past the memory it may keep (checker/store/level_frontier.h) — as TLC keeps its trace and
-// its queue on disk. The file has no name once created, so it is gone when the process ends, by any
-// path. The operating system's page cache holds it while memory is free; the process's own memory
-// does not — unless the directory is a tmpfs (a common /tmp), where the file is memory that no disk
-// backs: bytes_in_memory() counts such files' bytes, and the memory bound (checker/explore_types.h,
+// TempFile: an unlinked temporary file in $TMPDIR (or /tmp) that the search keeps what it rarely
+// reads in — each state's parent link (checker/store/level_trace.h) and the frontier's states past
+// the memory it may keep (checker/store/level_frontier.h) — as TLC keeps its trace and its queue on
+// disk. The file has no name once created, so it is gone when the process ends, by any path. The
+// operating system's page cache holds it while memory is free; the process's own memory does not —
+// unless the directory is a tmpfs (a common /tmp), where the file is memory that no disk backs:
+// bytes_in_memory() counts such files' bytes, and the memory bound (checker/explore_types.h,
 // Limits::max_memory_bytes) counts them with the explorer's own.
 //
-// Any failure to create, write or read it throws TempFileError, which the search reports as
-// a stop with nothing proven (exit 3), never as a pass.
+// Any failure to create, write or read it throws TempFileError, which the search reports as a stop
+// with nothing proven (exit 3), never as a pass.
 #pragma once
 
 #include <cerrno>

@@ -1,7 +1,8 @@
-// LevelExplorer's workers: how the threads share out one level's states in units, generate
-// every step, claim new fingerprints in the LevelTable with the smallest step key, and note
-// the smallest key of each violation and witness — and how the first violation found lets
-// them skip every parent after it. Part of checker/level_explorer.h, which includes it.
+// LevelWorkers: the expansion of a level — how the threads share out the level's states in
+// units, generate every step, claim new fingerprints in the LevelTable with the smallest step
+// key and note what the steps found (checker/level_findings.h), and how the first violation
+// found lets them skip every parent after it. Built on LevelSearch (checker/level_search.h);
+// LevelCommit (checker/level_commit.h) builds on it.
 #pragma once
 
 #include <algorithm>
@@ -14,14 +15,83 @@
 #include <vector>
 
 #include "checker/explore_result.h"
-#include "checker/level_explorer.h"
+#include "checker/level_search.h"
 #include "checker/store/level_claims.h"
 #include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 
+/// See the file comment.
 template <Model M>
-void LevelExplorer<M>::run_workers() {
+class LevelWorkers : protected LevelSearch<M> {
+ public:
+  using LevelSearch<M>::LevelSearch;
+
+ protected:
+  using Base = LevelSearch<M>;
+  using Base::abort_;
+  using Base::all_decided;
+  using Base::before_;
+  using Base::capacity_;
+  using Base::clock_;
+  using Base::decided_;
+  using Base::fits;
+  using Base::frontier_;
+  using Base::kBatch;
+  using Base::kFrontierMemory;
+  using Base::kMaxIds;
+  using Base::kTraceBlock;
+  using Base::last_new_;
+  using Base::level_size_;
+  using Base::level_start_;
+  using Base::limits_;
+  using Base::memory_bytes;
+  using Base::model_;
+  using Base::name_states;
+  using Base::next_progress_;
+  using Base::next_rss_;
+  using Base::next_unit_;
+  using Base::on_clock;
+  using Base::on_threads;
+  using Base::oom_;
+  using Base::opts_;
+  using Base::pool_;
+  using Base::release;
+  using Base::remaining_;
+  using Base::reserve_visited;
+  using Base::result_;
+  using Base::rule_;
+  using Base::sorted_;
+  using Base::stop_for;
+  using Base::stop_parent_;
+  using Base::succ_;
+  using Base::table_;
+  using Base::threads_;
+  using Base::trace_;
+  using Base::transitions_;
+  using Base::units_;
+  using Base::unnamed_;
+  using Base::visited_;
+  using Base::workers_;
+  using typename Base::Action;
+  using typename Base::BatchedStep;
+  using typename Base::Entry;
+  using typename Base::Pick;
+  using typename Base::State;
+  using typename Base::Unnamed;
+  using typename Base::UnnamedState;
+  using typename Base::Worker;
+
+  void run_workers();
+  void work(unsigned w);
+  bool expand(Worker& worker, const State& state, std::uint64_t id, std::uint32_t index,
+              std::size_t from);
+  bool look_up(Worker& worker);
+  void note(Worker& worker, const Observation& obs, std::uint64_t key, std::uint64_t fingerprint);
+};
+
+template <Model M>
+void LevelWorkers<M>::run_workers() {
   if (threads_ == 1) {
     work(0);
     return;
@@ -36,7 +106,7 @@ void LevelExplorer<M>::run_workers() {
 
 // One worker's loop: take units until none is left or the level must pause.
 template <Model M>
-void LevelExplorer<M>::work(unsigned w) {
+void LevelWorkers<M>::work(unsigned w) {
   Worker& worker = *workers_[w];
   try {
     for (;;) {
@@ -99,8 +169,8 @@ void LevelExplorer<M>::work(unsigned w) {
 // resume). The batch spans states, so that each state's few successors wait for memory
 // together with many others (look_up()).
 template <Model M>
-bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t id,
-                              std::uint32_t index, std::size_t from) {
+bool LevelWorkers<M>::expand(Worker& worker, const State& state, std::uint64_t id,
+                             std::uint32_t index, std::size_t from) {
   worker.actions.clear();
   model_.enabled_actions(state, worker.actions);
   check_action_count(worker.actions.size());
@@ -125,7 +195,7 @@ bool LevelExplorer<M>::expand(Worker& worker, const State& state, std::uint64_t 
 // step. Returns false when the level table must grow first; the step it stopped at is where
 // the worker resumes (worker.index, worker.action), and the batch is emptied either way.
 template <Model M>
-bool LevelExplorer<M>::look_up(Worker& worker) {
+bool LevelWorkers<M>::look_up(Worker& worker) {
   const std::size_t size = std::exchange(worker.batched, 0);
   // First only the loads of every step's home slots, in both tables: independent of each
   // other, their cache misses overlap, and the probes below find the lines in cache.
@@ -159,8 +229,8 @@ bool LevelExplorer<M>::look_up(Worker& worker) {
 
 // Records what one step observed.
 template <Model M>
-void LevelExplorer<M>::note(Worker& worker, const Observation& obs, std::uint64_t key,
-                            std::uint64_t fingerprint) {
+void LevelWorkers<M>::note(Worker& worker, const Observation& obs, std::uint64_t key,
+                           std::uint64_t fingerprint) {
   if (worker.findings.note(obs, key, fingerprint, result_.properties, decided_, rule_) &&
       rule_.stops_at_first()) {
     // No parent after this one can hold the first violation: skip them.

@@ -1,12 +1,14 @@
-// DistributedExplorer's owner side of a level: the successors a rank receives, kept per new
-// fingerprint with their smallest key (and the flagged violating steps, when every violating
-// state is recorded); at the end of the level, the new states of every rank numbered in the
-// sequential order (keys sent to the rank owning their parent-id block, merged, offset by an
-// exclusive scan), the step at which the sequential search would stop found over all ranks
-// (first violation, each property's own first violation, or the first state past max_states)
+// RankCommit: the owner's side of a level of the distributed search — the successors a rank
+// receives, kept per new fingerprint with their smallest key (and the flagged violating steps, when
+// every violating state is recorded); at the end of the level, the new states of every rank
+// numbered in the sequential order (keys sent to the rank owning their parent-id block, merged,
+// offset by an exclusive scan), the step at which the sequential search would stop found over all
+// ranks (first violation, each property's own first violation, or the first state past max_states)
 // and the states, violations, witnesses and steps below it recorded; and the counterexamples,
 // their parent links walked across the ranks (one collective per step) and the model re-run
-// along them. Part of checker/mpi/distributed_explorer.h, which includes it.
+// along them.
+// Built on RankSearch (checker/mpi/rank_search.h); DistributedExplorer
+// (checker/mpi/distributed_explorer.h) builds on it.
 #pragma once
 
 #include <mpi.h>
@@ -20,15 +22,89 @@
 #include <vector>
 
 #include "checker/explore_result.h"
-#include "checker/mpi/distributed_explorer.h"
+#include "checker/mpi/rank_search.h"
 #include "checker/mpi/state_codec.h"
 #include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 
+/// See the file comment.
+template <Model M>
+class RankCommit : protected RankSearch<M> {
+ public:
+  using RankSearch<M>::RankSearch;
+
+ protected:
+  using typename RankSearch<M>::State;
+  using typename RankSearch<M>::Action;
+  using Base = RankSearch<M>;
+  using Base::action_;
+  using Base::actions_;
+  using Base::all_decided;
+  using Base::candidates_;
+  using Base::capacity_;
+  using Base::clock_;
+  using Base::codec_;
+  using Base::count_;
+  using Base::decided_;
+  using Base::error_;
+  using Base::findings_;
+  using Base::frontier_;
+  using Base::frontier_total_;
+  using Base::ids_;
+  using Base::kMaxIds;
+  using Base::kPacked;
+  using Base::kRaw;
+  using Base::kRoundParents;
+  using Base::kStopError;
+  using Base::kStopInterrupt;
+  using Base::kStopMemory;
+  using Base::kStopOom;
+  using Base::kStopTime;
+  using Base::kViolatingBit;
+  using Base::level_bytes_;
+  using Base::level_size_;
+  using Base::level_start_;
+  using Base::level_start_checks;
+  using Base::limits_;
+  using Base::memory_bytes;
+  using Base::model_;
+  using Base::next_progress_;
+  using Base::obs_;
+  using Base::oom_;
+  using Base::opts_;
+  using Base::owner;
+  using Base::parent_;
+  using Base::raise_failure;
+  using Base::rank_;
+  using Base::ranks_;
+  using Base::remaining_;
+  using Base::report_progress;
+  using Base::result_;
+  using Base::round_checks;
+  using Base::rule_;
+  using Base::size_;
+  using Base::stop_for;
+  using Base::stops_at_first;
+  using Base::succ_;
+  using Base::transitions_;
+  using Base::visited_;
+  using typename Base::Candidate;
+
+  void receive(const std::vector<std::byte>& in);
+  std::vector<std::uint64_t> global_positions(const std::vector<std::uint64_t>& keys) const;
+  bool commit();
+  std::uint64_t local_steps_below(std::uint64_t key) const;
+  Violation<Action> pick_violation(std::uint64_t key, std::uint64_t local_key,
+                                   const Observation& local_obs, std::uint64_t local_fp,
+                                   std::optional<std::size_t> property);
+  std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
+  std::vector<std::uint32_t> violating_ids(std::uint64_t bound) const;
+};
+
 // Keeps, per fingerprint not yet visited, the smallest key and one encoding.
 template <Model M>
-void DistributedExplorer<M>::receive(const std::vector<std::byte>& in) {
+void RankCommit<M>::receive(const std::vector<std::byte>& in) {
   std::size_t at = 0;
   while (at < in.size()) {
     const std::uint64_t fingerprint = read_u64(in.data() + at);
@@ -62,7 +138,7 @@ void DistributedExplorer<M>::receive(const std::vector<std::byte>& in) {
 // Gives the new states their global ids (in key order over all ranks); returns them in
 // the order of `keys` (ascending).
 template <Model M>
-std::vector<std::uint64_t> DistributedExplorer<M>::global_positions(
+std::vector<std::uint64_t> RankCommit<M>::global_positions(
     const std::vector<std::uint64_t>& keys) const {
   // The parent ids of this level are split into size_ contiguous blocks, one per rank.
   const auto block_of = [&](std::uint64_t key) {
@@ -102,7 +178,7 @@ std::vector<std::uint64_t> DistributedExplorer<M>::global_positions(
 // Ends the level: numbers the new states, finds where the sequential search stops in it,
 // records everything before that point. Returns whether the search goes on.
 template <Model M>
-bool DistributedExplorer<M>::commit() {
+bool RankCommit<M>::commit() {
   struct Entry {
     std::uint64_t key;
     std::uint64_t fingerprint;
@@ -206,7 +282,7 @@ bool DistributedExplorer<M>::commit() {
 
 // Steps out of this rank's frontier states whose key is below `key`.
 template <Model M>
-std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const {
+std::uint64_t RankCommit<M>::local_steps_below(std::uint64_t key) const {
   std::uint64_t steps = 0;
   const std::uint64_t parent = key == kNoKey ? kNoKey : key_parent(key);
   for (std::size_t i = 0; i < frontier_.size(); ++i) {
@@ -222,7 +298,7 @@ std::uint64_t DistributedExplorer<M>::local_steps_below(std::uint64_t key) const
 // The global ids of the states that this level's violating steps below `bound` entered,
 // over all ranks (each rank finds those of the states it owns), the same on every rank.
 template <Model M>
-std::vector<std::uint32_t> DistributedExplorer<M>::violating_ids(std::uint64_t bound) const {
+std::vector<std::uint32_t> RankCommit<M>::violating_ids(std::uint64_t bound) const {
   std::vector<std::uint32_t> mine;
   for (const auto& [key, fingerprint] : findings_.violating) {
     if (key < bound) {
@@ -239,10 +315,9 @@ std::vector<std::uint32_t> DistributedExplorer<M>::violating_ids(std::uint64_t b
 // with `property` or else with the first property the step violated; the same on every
 // rank.
 template <Model M>
-auto DistributedExplorer<M>::pick_violation(std::uint64_t key, std::uint64_t local_key,
-                                            const Observation& local_obs, std::uint64_t local_fp,
-                                            std::optional<std::size_t> property)
-    -> Violation<Action> {
+auto RankCommit<M>::pick_violation(std::uint64_t key, std::uint64_t local_key,
+                                   const Observation& local_obs, std::uint64_t local_fp,
+                                   std::optional<std::size_t> property) -> Violation<Action> {
   const int holder = static_cast<int>(
       ranks_.all_min(local_key == key ? static_cast<std::uint64_t>(rank_)
                                       : std::numeric_limits<std::uint64_t>::max()));
@@ -265,8 +340,7 @@ auto DistributedExplorer<M>::pick_violation(std::uint64_t key, std::uint64_t loc
 // The actions from the initial state to state `id` and then its action number `last`:
 // the parent links are walked across the ranks, then the model re-run along them.
 template <Model M>
-auto DistributedExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
-    -> std::vector<Action> {
+auto RankCommit<M>::path_through(std::uint32_t id, std::size_t last) const -> std::vector<Action> {
   std::vector<PathLink> links;
   for (std::uint32_t x = id; x != 0;) {
     std::uint64_t mine[3] = {0, 0, 0};

@@ -1,10 +1,11 @@
-// LevelExplorer's end of a level: the new states ordered by step key (each worker's list
+// LevelCommit: the end of a level — the new states ordered by step key (each worker's list
 // sorted on a thread of its own, then read in merged order, each thread writing the ids and
-// trace records of an equal part of it: checker/level_order.h), the step at which the sequential
-// search would have stopped (first violation, each property's own first violation, or the first
-// state past max_states), the states, violations, witnesses and transitions below that step
-// recorded, and a counterexample rebuilt from the parent links. Part of checker/level_explorer.h,
-// which includes it.
+// trace records of an equal part of it: checker/level_order.h), the step at which the
+// sequential search would have stopped (first violation, each property's own first violation,
+// or the first state past max_states; checker/level_findings.h), the states, violations,
+// witnesses and transitions below that step recorded, and a counterexample rebuilt from the
+// parent links. Built on LevelWorkers (checker/level_workers.h); LevelExplorer
+// (checker/level_explorer.h) builds on it.
 #pragma once
 
 #include <algorithm>
@@ -20,18 +21,91 @@
 #include <vector>
 
 #include "checker/explore_result.h"
-#include "checker/level_explorer.h"
 #include "checker/level_order.h"
+#include "checker/level_workers.h"
 #include "checker/store/chunked_array.h"
 #include "checker/store/level_frontier.h"
 
 namespace preemptcheck::checker::detail {
 
+/// See the file comment.
+template <Model M>
+class LevelCommit : protected LevelWorkers<M> {
+ public:
+  using LevelWorkers<M>::LevelWorkers;
+
+ protected:
+  using Base = LevelWorkers<M>;
+  using Base::abort_;
+  using Base::all_decided;
+  using Base::before_;
+  using Base::capacity_;
+  using Base::clock_;
+  using Base::decided_;
+  using Base::expand;
+  using Base::fits;
+  using Base::frontier_;
+  using Base::kBatch;
+  using Base::kFrontierMemory;
+  using Base::kMaxIds;
+  using Base::kTraceBlock;
+  using Base::last_new_;
+  using Base::level_size_;
+  using Base::level_start_;
+  using Base::limits_;
+  using Base::look_up;
+  using Base::memory_bytes;
+  using Base::model_;
+  using Base::name_states;
+  using Base::next_progress_;
+  using Base::next_rss_;
+  using Base::next_unit_;
+  using Base::note;
+  using Base::on_clock;
+  using Base::on_threads;
+  using Base::oom_;
+  using Base::opts_;
+  using Base::pool_;
+  using Base::release;
+  using Base::remaining_;
+  using Base::reserve_visited;
+  using Base::result_;
+  using Base::rule_;
+  using Base::run_workers;
+  using Base::sorted_;
+  using Base::stop_for;
+  using Base::stop_parent_;
+  using Base::succ_;
+  using Base::table_;
+  using Base::threads_;
+  using Base::trace_;
+  using Base::transitions_;
+  using Base::units_;
+  using Base::unnamed_;
+  using Base::visited_;
+  using Base::work;
+  using Base::workers_;
+  using typename Base::Action;
+  using typename Base::BatchedStep;
+  using typename Base::Entry;
+  using typename Base::Pick;
+  using typename Base::State;
+  using typename Base::Unnamed;
+  using typename Base::UnnamedState;
+  using typename Base::Worker;
+
+  bool commit();
+  template <class StepsBelow>
+  Violation<Action> pick_violation(const Pick& pick, std::size_t property,
+                                   const StepsBelow& steps_below);
+  std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
+};
+
 // Ends the level: orders the new states, finds where the sequential search would have
 // stopped in it, and records everything before that point. Returns whether the search
 // goes on.
 template <Model M>
-bool LevelExplorer<M>::commit() {
+bool LevelCommit<M>::commit() {
   // Each worker's new states, keyed and sorted on a thread of their own, then read in
   // merged order (never copied into one list, checker/level_order.h). Keys are unique (one step
   // reaches one state), so the order is the same for every thread count.
@@ -231,8 +305,8 @@ bool LevelExplorer<M>::commit() {
 // The counterexample of a picked step, rebuilt from the parents, for `property`.
 template <Model M>
 template <class StepsBelow>
-auto LevelExplorer<M>::pick_violation(const Pick& pick, std::size_t property,
-                                      const StepsBelow& steps_below) -> Violation<Action> {
+auto LevelCommit<M>::pick_violation(const Pick& pick, std::size_t property,
+                                    const StepsBelow& steps_below) -> Violation<Action> {
   const auto parent = static_cast<std::uint32_t>(key_parent(pick.key));
   std::vector<Action> path = path_through(parent, key_action(pick.key));
   // The state it entered is named at the end of the search (name_states()).
@@ -243,8 +317,7 @@ auto LevelExplorer<M>::pick_violation(const Pick& pick, std::size_t property,
 // The actions from the initial state to state `id` and then its action number `last`,
 // found by re-running the model along the recorded parents.
 template <Model M>
-auto LevelExplorer<M>::path_through(std::uint32_t id, std::size_t last) const
-    -> std::vector<Action> {
+auto LevelCommit<M>::path_through(std::uint32_t id, std::size_t last) const -> std::vector<Action> {
   std::vector<PathLink> links;
   for (const std::uint32_t x :
        ids_from_root(id, [&](std::uint32_t y) { return trace_.parent(y); })) {
