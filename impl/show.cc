@@ -360,6 +360,14 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       return fmt::format("the eviction of {} sent before the restart lands ({})", c.pod_name(a.pod),
                          after.api(a.pod).exists ? "DisruptionTarget set, deletion started"
                                                  : "not yet bound, so it is gone at once");
+    case ActionKind::kStatusPatch:
+      if (step.no_op) {
+        return fmt::format("the API dispatcher sends {}'s status patch: {}", c.pod_name(a.pod),
+                           before.api(a.pod).exists ? "nominatedNodeName already that value"
+                                                    : "the pod is gone (NotFound)");
+      }
+      return fmt::format("the API dispatcher sends {}'s status patch: nominatedNodeName {}",
+                         c.pod_name(a.pod), node_name(c, after.api(a.pod).nominated));
   }
   return {};
 }
