@@ -8,7 +8,8 @@
 //
 // Sources (kubernetes/kubernetes; SPEC §2.5's legend): CQ is
 // pkg/scheduler/backend/api_dispatcher/call_queue.go@324d94f5ade996ab4eb9466d5d6203232d01ac01,
-// PSP pkg/scheduler/framework/api_calls/pod_status_patch.go@134e0f5d0f07679ee8c31e58dcfaf8fff1fbc55a,
+// PSP
+// pkg/scheduler/framework/api_calls/pod_status_patch.go@134e0f5d0f07679ee8c31e58dcfaf8fff1fbc55a,
 // AC pkg/scheduler/framework/api_calls/api_calls.go@e4d77d9256504b95df4fd35f9b2e4308707951d7.
 // A call runs as one step: the model has no call in flight, so the rules that hold only
 // while a call of the same pod is in flight (CQ L124–128, L289–299) are not modelled.
@@ -72,7 +73,8 @@ void World::run_patch(PodId p, StepReport& report) {
 
 void World::sync_patch(PodId p, NodeId nominated) {
   // SyncObject (CQ syncObject L305–324, L316–321): an informer update of p refreshes its queued
-  // patch's snapshot unless it has started (PSP Sync L132–135); a patch that is now a no-op is removed.
+  // patch's snapshot unless it has started (PSP Sync L132–135); a patch that is now a no-op is
+  // removed.
   if (has_pod(patches_, p) && patch_node_[p] == nominated) {
     patches_ = drop(patches_, p);
     patch_node_[p] = kNoNode;

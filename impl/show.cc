@@ -427,6 +427,14 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   if (w.late_evictions() != 0) {
     lines.emplace_back("evictions sent before the restart", pod_names(c, w.late_evictions()));
   }
+  if (w.queued_patches() != 0) {
+    lines.emplace_back("API dispatcher", per_pod(c, [&](PodId p) {
+                         return has_pod(w.queued_patches(), p)
+                                    ? "status patch, nominatedNodeName " +
+                                          node_name(c, w.queued_patch(p))
+                                    : std::string();
+                       }));
+  }
   lines.insert(lines.end(), memory.begin(), memory.end());
   const Faults& f = c.scenario().faults;
   if (f.eviction_failures > 0 || f.binding_failures > 0) {
