@@ -565,6 +565,31 @@ TEST(Scenarios, TheDispatcherSendsANominationAfterThePodIsBackInTheQueue) {
   ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
   EXPECT_EQ(r.violation->path.size(), 12u);
   EXPECT_EQ(r.stats.states, 623u);
+  r = check("node-arrives", {"--profile", "kubernetes", "--property", "no-over-preemption"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 92'898u);
+  r = check("node-arrives", {"--profile", "kubernetes-1.35", "--property", "no-over-preemption"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 7u);
+}
+
+// SPEC §8 F14: with the API dispatcher p-big's nomination is dropped before its patch is
+// sent (its clear is a no-op that removes the queued patch), so node-a never reaches the API
+// and no PR #129058 move wakes p-small, which failed beside the in-memory nomination. Under
+// kubernetes the scenario strands a pod only through F4, in 22 steps.
+TEST(Scenarios, ANominationDroppedBeforeItsPatchIsSentWakesNobody) {
+  auto r =
+      check("nomination-released", {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 22u);
+  r = check("nomination-released",
+            {"--profile", "kubernetes-1.35", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 14u);
+  bool patch_sent = false;
+  for (const Action& a : r.violation->path)
+    patch_sent = patch_sent || a.kind == ActionKind::kStatusPatch;
+  EXPECT_FALSE(patch_sent);
 }
 
 // SPEC §2.3: a binding sent before a restart lands after the relist. The new process, which
