@@ -573,6 +573,25 @@ TEST(Scenarios, TheDispatcherSendsANominationAfterThePodIsBackInTheQueue) {
   EXPECT_EQ(r.violation->path.size(), 7u);
 }
 
+// SPEC §2.5: the API dispatcher sends every call it holds, so a state with a queued status
+// patch is not quiescent: no-lost-wakeup is judged only once the patches are sent (g1-basic's
+// #141694 strand, 17 steps under kubernetes-1.35, 16 under kubernetes).
+TEST(Scenarios, AQueuedStatusPatchKeepsTheWorldFromSettling) {
+  auto r = check("g1-basic", {"--profile", "kubernetes-1.35", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 17u);
+  Scenario s = load_scenario_file(scenario_path("g1-basic"));
+  MechanismChoice choice;
+  choice.profile = "kubernetes-1.35";
+  ASSERT_FALSE(apply_choice(s, choice).has_value());
+  const Cluster cluster(std::move(s));
+  World w(cluster);
+  for (const Action& a : r.violation->path)
+    w.apply(a);
+  EXPECT_EQ(w.queued_patches(), PodSet{0});
+  EXPECT_TRUE(w.is_quiescent());
+}
+
 // SPEC §8 F14: with the API dispatcher p-big's nomination is dropped before its patch is
 // sent (its clear is a no-op that removes the queued patch), so node-a never reaches the API
 // and no PR #129058 move wakes p-small, which failed beside the in-memory nomination. Under
