@@ -59,6 +59,9 @@ check scenarios/external-binding.yaml --profile kubernetes --property no-lost-wa
 check scenarios/g5-lower-same-node.yaml --profile kubernetes --property no-lost-wakeup
 # A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
 check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-double-victim
+# With the API dispatcher an older nomination patch is sent and delivered after the pod was
+# re-nominated elsewhere (SPEC §8 F12).
+check scenarios/g7-higher-takes-place.yaml --profile kubernetes-1.35 --property no-double-claim
 
 # One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
 if command -v dot >/dev/null 2>&1; then

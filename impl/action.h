@@ -33,6 +33,8 @@ enum class ActionKind : std::uint8_t {
                       ///< leaves backoffQ for activeQ
   kLateBind,          ///< a binding call the scheduler sent before it restarted lands
   kLateEvict,         ///< an eviction the scheduler's executor sent before it restarted lands
+  kStatusPatch,       ///< api-calls=dispatched: the API dispatcher executes a pod's queued
+                      ///< status patch
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or

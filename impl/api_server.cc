@@ -28,6 +28,13 @@ void World::patch_nominated(PodId p, NodeId node, NodeId view, StepReport& repor
   // util.PatchPodStatus was not read, so this is not citable here). patch-diff=truth: the
   // API server's own value is compared.
   const NodeId compared = mechanisms().patch_diff_view ? view : api_[p].nominated;
+  // api-calls=dispatched: the caller queues the patch, made from its copy, in the API
+  // dispatcher and goes on (impl/dispatcher.cc); updatePod does not diff first (S1n
+  // L1132–1136), the dispatcher's no-op check does.
+  if (mechanisms().dispatched_calls) {
+    enqueue_patch(p, node, compared, report);
+    return;
+  }
   if (!api_[p].exists || compared == node || api_[p].nominated == node)
     return;
   PodObj obj = api_[p];

@@ -110,7 +110,12 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
 
   switch (d.kind) {
     case CycleDecision::Kind::kBind:
-      binding_[p] = d.node;
+      // api-calls=dispatched: the binding takes p's slot in the API dispatcher, overwriting
+      // a status patch still queued there (impl/dispatcher.cc).
+      if (m.dispatched_calls)
+        enqueue_binding(p, d.node);
+      else
+        binding_[p] = d.node;
       // assume: the cache counts the pod on its node before the bind call lands, so the
       // next cycle cannot give the same space away. Off with --assume=off.
       if (m.assume)

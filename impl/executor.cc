@@ -39,6 +39,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kBackoffExpires:
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
+    case ActionKind::kStatusPatch:
       return false;
   }
   return false;

@@ -77,6 +77,13 @@ std::uint64_t World::fingerprint() const {
     d.word(std::uint64_t{1} << 61 | std::uint64_t{backoff_});
   if (error_backoff_ != 0)
     d.word(std::uint64_t{1} << 58 | std::uint64_t{error_backoff_});
+  // Only a status patch queued in the API dispatcher (api-calls=dispatched) digests these
+  // words, so every state without one keeps its digest (kFingerprintScheme 1).
+  if (patches_ != 0) {
+    d.word(std::uint64_t{1} << 57 | std::uint64_t{patches_});
+    for (PodId p : pods_in(patches_))
+      d.word(patch_node_[p]);
+  }
   bool late = late_evictions_ != 0;
   // Only a scenario with restarts ever sets a late binding: no other state looks.
   for (size_t p = 0; p < n && !late && cluster_->scenario().faults.restarts > 0; ++p)
@@ -127,6 +134,9 @@ std::uint64_t World::changeable_blocks() const {
   b |= used(offsetof(World, lister_), lister_);
   b |= used(offsetof(World, assumed_), assumed_);
   b |= used(offsetof(World, nominated_), nominated_);
+  // Only api-calls=dispatched ever queues a status patch.
+  if (mechanisms().dispatched_calls)
+    b |= used(offsetof(World, patch_node_), patch_node_);
   b |= used(offsetof(World, active_), active_) |
        whole(offsetof(World, active_) + sizeof(ActiveQueue) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));
@@ -134,7 +144,7 @@ std::uint64_t World::changeable_blocks() const {
   b |= used(offsetof(World, last_victim_), last_victim_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
   b |= whole(offsetof(World, waiting_),
-             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to late_evictions_
+             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to patches_
   b |= used(offsetof(World, jobs_), jobs_) |
        whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));

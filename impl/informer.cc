@@ -24,6 +24,11 @@ void World::observe(StepReport& report) {
       return;
     case EventType::kModified: {
       lister_[p] = e.obj;
+      // api-calls=dispatched: the update handlers sync the pod with the API dispatcher
+      // (EH L313–317), which may drop p's queued patch (impl/dispatcher.cc). The binding
+      // update's path (L168–178) was not shown to sync; the model does not.
+      if (!(old.node == kNoNode && e.obj.node != kNoNode))
+        sync_patch(p, e.obj.nominated);
       if (old.node == kNoNode && e.obj.node != kNoNode) {
         // The bind landed: the cache confirms the assumed pod, the nominator drops it.
         // kube-scheduler's updatePod treats the update as a binding: addAssignedPodToCache,

@@ -69,6 +69,10 @@ const std::vector<Switch>& switches() {
        {"truth", "view"},
        [](const Mechanisms& m) { return m.patch_diff_view ? 1 : 0; },
        [](Mechanisms& m, int i) { m.patch_diff_view = i == 1; }},
+      {"api-calls",
+       {"direct", "dispatched"},
+       [](const Mechanisms& m) { return m.dispatched_calls ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.dispatched_calls = i == 1; }},
   };
   return kSwitches;
 }
@@ -139,12 +143,14 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
     return m.backoff != Backoff::kNone;
   if (name == "patch-diff")
     return m.patch_diff_view;
+  if (name == "api-calls")
+    return m.dispatched_calls;
   return true;
 }
 
 const std::vector<std::string_view>& profile_names() {
   static const std::vector<std::string_view> kNames = {"reference", "kubernetes", "kubernetes-1.32",
-                                                       "sync"};
+                                                       "kubernetes-1.35", "sync"};
   return kNames;
 }
 
@@ -170,6 +176,13 @@ std::optional<Mechanisms> profile(std::string_view name) {
   m.patch_diff_view = true;
   if (name == "kubernetes")
     return m;
+  // kube-scheduler with SchedulerAsyncAPICalls on: status patches and bindings are queued
+  // calls of the API dispatcher (impl/dispatcher.cc). The gate's default differs between
+  // sources (SPEC §2.5): this profile is "the gate on", as 1.35.0 shipped it.
+  if (name == "kubernetes-1.35") {
+    m.dispatched_calls = true;
+    return m;
+  }
   // The first asynchronous version (#128170) opened the gate before the last victim's
   // delete call, which let the preemptor delete it again (#134249). SchedulerPopFromBackoffQ
   // did not exist yet: a backing-off pod waited for its backoff to expire.

@@ -66,6 +66,10 @@ struct Mechanisms {
   /// Whether a nominatedNodeName PATCH is computed against the scheduler's own, possibly
   /// stale, copy of the pod (kube-scheduler) rather than the API server's object.
   bool patch_diff_view = false;
+  /// Not in `reference`: whether the failure handler's and the executor's status patches
+  /// and the bindings go through kube-scheduler's API dispatcher (SchedulerAsyncAPICalls,
+  /// impl/dispatcher.cc) rather than being sent by the caller.
+  bool dispatched_calls = false;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -84,7 +88,8 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
-/// `mechanisms:`): every switch always, except `cycle`, `backoff` and `patch-diff`, written
+/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff` and
+/// `api-calls`, written
 /// only when not at their first value, so that every file and digest written before they
 /// existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);

@@ -28,10 +28,13 @@ void World::clear_lower_nominations(PodId preemptor, NodeId node, bool in_memory
     // L433-435): a nominee whose own patch the informer has not delivered yet, or the pod
     // in flight, whose copy there is a bare reference with an empty status. It stays
     // nominated, in memory and in the API.
+    // api-calls=dispatched: the dispatcher's branch (L426–431) has no such skip; the patch,
+    // made from that copy, is a no-op, and it cancels the nominee's own queued patch
+    // (impl/dispatcher.cc).
     NodeId copy = kNoNode;
     if (mechanisms().patch_diff_view) {
       copy = q == in_flight_ ? kNoNode : lister_[q].nominated;
-      if (copy == kNoNode)
+      if (copy == kNoNode && !mechanisms().dispatched_calls)
         continue;
     }
     report.cleared |= pod_bit(q);

@@ -31,6 +31,10 @@ void World::restart(StepReport& report) {
   binding_.assign(n, kNoNode);
   assumed_.assign(n, kNoNode);
   nominated_.assign(n, kNoNode);
+  // The API dispatcher's queued calls are memory too (CQ L86–93, SPEC §2.5); a call runs as
+  // one step, so none is in flight to land later.
+  patches_ = 0;
+  patch_node_.assign(n, kNoNode);
   active_.clear();
   backoff_ = 0;
   error_backoff_ = 0;

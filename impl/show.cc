@@ -360,6 +360,14 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       return fmt::format("the eviction of {} sent before the restart lands ({})", c.pod_name(a.pod),
                          after.api(a.pod).exists ? "DisruptionTarget set, deletion started"
                                                  : "not yet bound, so it is gone at once");
+    case ActionKind::kStatusPatch:
+      if (step.no_op) {
+        return fmt::format("the API dispatcher sends {}'s status patch: {}", c.pod_name(a.pod),
+                           before.api(a.pod).exists ? "nominatedNodeName already that value"
+                                                    : "the pod is gone (NotFound)");
+      }
+      return fmt::format("the API dispatcher sends {}'s status patch: nominatedNodeName {}",
+                         c.pod_name(a.pod), node_name(c, after.api(a.pod).nominated));
   }
   return {};
 }
@@ -418,6 +426,14 @@ StateLines state_lines(const World& w, const StateLines& memory) {
   lines.emplace_back("jobs", or_none(jobs));
   if (w.late_evictions() != 0) {
     lines.emplace_back("evictions sent before the restart", pod_names(c, w.late_evictions()));
+  }
+  if (w.queued_patches() != 0) {
+    lines.emplace_back("API dispatcher", per_pod(c, [&](PodId p) {
+                         return has_pod(w.queued_patches(), p)
+                                    ? "status patch, nominatedNodeName " +
+                                          node_name(c, w.queued_patch(p))
+                                    : std::string();
+                       }));
   }
   lines.insert(lines.end(), memory.begin(), memory.end());
   const Faults& f = c.scenario().faults;

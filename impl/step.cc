@@ -32,6 +32,7 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   late_binding_.assign(n, kNoNode);
   assumed_.assign(n, kNoNode);
   nominated_.assign(n, kNoNode);
+  patch_node_.assign(n, kNoNode);
   last_victim_.assign(n, kNoPod);
   inflight_by_.assign(n, 0);
   eviction_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.eviction_failures);
@@ -90,6 +91,10 @@ void World::enabled_actions(std::vector<Action>& out) const {
       out.push_back({ActionKind::kBindFails, p, kNoPod});
     }
   }
+  // api-calls=dispatched: the dispatcher runs the calls of different pods in parallel
+  // goroutines, so any queued patch may be sent next.
+  for (PodId p : pods_in(patches_))
+    out.push_back({ActionKind::kStatusPatch, p, kNoPod});
   for (size_t i = 0; i < jobs_.size() && is_running(i); ++i) {
     const Job& job = jobs_[i];
     // A preemptor with two jobs (possible with --inflight=off) steps the older one first
@@ -302,6 +307,11 @@ std::string World::why_not_enabled(const Action& a) const {
       return fmt::format("no binding of {} sent before a restart is in flight", p);
     case ActionKind::kLateEvict:
       return fmt::format("no eviction of {} sent before a restart is in flight", p);
+    case ActionKind::kStatusPatch:
+      if (!mechanisms().dispatched_calls)
+        return "status patches are sent by their callers (status-patch exists only with "
+               "--api-calls=dispatched)";
+      return fmt::format("no status patch of {} is queued in the API dispatcher", p);
     case ActionKind::kExternalBind:
       if (external_bindings_left_ == 0)
         return "no external binding is left in the fault budget";
@@ -384,6 +394,9 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kLateEvict:
       late_evict(a.pod, report);  // restart.cc
+      break;
+    case ActionKind::kStatusPatch:
+      run_patch(a.pod, report);  // dispatcher.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

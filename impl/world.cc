@@ -45,9 +45,10 @@ bool World::is_running(size_t job) const {
 
 bool World::is_quiescent() const {
   // A request sent before a restart (late-bind, late-evict) may never land: it does not
-  // keep the world from settling. A backoff always expires.
+  // keep the world from settling. A backoff always expires, and the API dispatcher sends
+  // every call it holds (api-calls=dispatched).
   if (!active_.empty() || backoff_ != 0 || !events_.empty() || !jobs_.empty() || uncreated_ != 0 ||
-      uncreated_nodes_ != 0 || in_flight_ != kNoPod) {
+      uncreated_nodes_ != 0 || in_flight_ != kNoPod || patches_ != 0) {
     return false;
   }
   for (PodId p = 0; p < api_.size(); ++p) {

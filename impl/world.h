@@ -167,6 +167,10 @@ class World {
   /// Victims whose eviction the scheduler's executor may have sent before its restart and
   /// that have not landed (`late-evict`; each may never land).
   PodSet late_evictions() const { return late_evictions_; }
+  /// api-calls=dispatched: the pods with a status patch queued in the API dispatcher, and
+  /// the nominatedNodeName each will write (impl/dispatcher.cc).
+  PodSet queued_patches() const { return patches_; }
+  NodeId queued_patch(PodId p) const { return patch_node_[p]; }
   const EventQueue& events() const { return events_; }
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
@@ -323,6 +327,16 @@ class World {
   /// A binding or an eviction the scheduler sent before its restart lands.
   void late_bind(PodId p, StepReport& report);
   void late_evict(PodId v, StepReport& report);
+  // dispatcher.cc
+  /// api-calls=dispatched: the API dispatcher's add of a status patch of p's
+  /// nominatedNodeName to `node`, made from a copy of p that shows `base`.
+  void enqueue_patch(PodId p, NodeId node, NodeId base, StepReport& report);
+  /// api-calls=dispatched: a binding of p enters p's slot, overwriting a queued patch.
+  void enqueue_binding(PodId p, NodeId node);
+  /// api-calls=dispatched: the dispatcher executes p's queued status patch.
+  void run_patch(PodId p, StepReport& report);
+  /// api-calls=dispatched: the informer delivered an update of p showing `nominated`.
+  void sync_patch(PodId p, NodeId nominated);
 
   // Members in order of alignment, so that a World has no padding: its bytes are its value,
   // which lets the packed encoding (properties/world_model.h) compare and store raw bytes.
@@ -339,6 +353,7 @@ class World {
   PodArray<PodObj> lister_;
   PodArray<NodeId> assumed_;
   PodArray<NodeId> nominated_;
+  PodArray<NodeId> patch_node_;  ///< kNoNode for a pod with no queued patch
   ActiveQueue active_;
   PodSet pool_ = 0;
   PodSet gated_ = 0;
@@ -349,6 +364,7 @@ class World {
   PodSet backoff_ = 0;
   PodSet error_backoff_ = 0;  ///< the part of backoffQ in podErrorBackoffQ
   PodSet late_evictions_ = 0;
+  PodSet patches_ = 0;
   JobList jobs_;
   CycleDecision in_flight_decision_;
 

@@ -530,6 +530,87 @@ TEST(Scenarios, PatchDiffViewSkipsTheClearOnSecondNode) {
   EXPECT_EQ(length("truth"), 19u);
 }
 
+// SPEC §2.5, §8 F12: with the API dispatcher (kubernetes-1.35) a preemptor is back in the
+// queue before its nomination patch is sent. On g7-higher-takes-place p-mid's first patch
+// (node-1) is sent late, after p-high took node-1 and p-mid re-nominated itself to node-2,
+// whose patch is still queued; the informer delivers the older nomination and the nominator
+// follows it (F1), so node-2 looks free and victim-binding is assumed there. Nothing in the
+// event queue is newer than the update, so --stale-nomination=ignore does not close it. Under
+// kubernetes (direct patches) the scenario holds no-double-claim. On early-gate p1, re-admitted
+// by the flush before its patch is sent, is eligible to preempt again (its copy names no
+// nominated node whose victim is terminating) and preempts on n2 while p3 is pending.
+TEST(Scenarios, TheDispatcherSendsANominationAfterThePodIsBackInTheQueue) {
+  auto r =
+      check("g7-higher-takes-place", {"--profile", "kubernetes", "--property", "no-double-claim"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 815'099u);
+  r = check("g7-higher-takes-place",
+            {"--profile", "kubernetes-1.35", "--property", "no-double-claim"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 17u);
+  EXPECT_EQ(r.stats.states, 104'256u);
+  r = check("g7-higher-takes-place", {"--profile", "kubernetes-1.35", "--stale-nomination=ignore",
+                                      "--property", "no-double-claim"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 22u);
+  bool late_patch = false;
+  for (const Action& a : r.violation->path)
+    late_patch = late_patch || a.kind == ActionKind::kStatusPatch;
+  EXPECT_TRUE(late_patch);
+
+  r = check("early-gate", {"--profile", "kubernetes", "--property", "no-over-preemption"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 601u);
+  r = check("early-gate", {"--profile", "kubernetes-1.35", "--property", "no-over-preemption"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 12u);
+  EXPECT_EQ(r.stats.states, 623u);
+  r = check("node-arrives", {"--profile", "kubernetes", "--property", "no-over-preemption"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 92'898u);
+  r = check("node-arrives", {"--profile", "kubernetes-1.35", "--property", "no-over-preemption"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 7u);
+}
+
+// SPEC §2.5: the API dispatcher sends every call it holds, so a state with a queued status
+// patch is not quiescent: no-lost-wakeup is judged only once the patches are sent (g1-basic's
+// #141694 strand, 17 steps under kubernetes-1.35, 16 under kubernetes).
+TEST(Scenarios, AQueuedStatusPatchKeepsTheWorldFromSettling) {
+  auto r = check("g1-basic", {"--profile", "kubernetes-1.35", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 17u);
+  Scenario s = load_scenario_file(scenario_path("g1-basic"));
+  MechanismChoice choice;
+  choice.profile = "kubernetes-1.35";
+  ASSERT_FALSE(apply_choice(s, choice).has_value());
+  const Cluster cluster(std::move(s));
+  World w(cluster);
+  for (const Action& a : r.violation->path)
+    w.apply(a);
+  EXPECT_EQ(w.queued_patches(), PodSet{0});
+  EXPECT_TRUE(w.is_quiescent());
+}
+
+// SPEC §8 F14: with the API dispatcher p-big's nomination is dropped before its patch is
+// sent (its clear is a no-op that removes the queued patch), so node-a never reaches the API
+// and no PR #129058 move wakes p-small, which failed beside the in-memory nomination. Under
+// kubernetes the scenario strands a pod only through F4, in 22 steps.
+TEST(Scenarios, ANominationDroppedBeforeItsPatchIsSentWakesNobody) {
+  auto r =
+      check("nomination-released", {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 22u);
+  r = check("nomination-released",
+            {"--profile", "kubernetes-1.35", "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 14u);
+  bool patch_sent = false;
+  for (const Action& a : r.violation->path)
+    patch_sent = patch_sent || a.kind == ActionKind::kStatusPatch;
+  EXPECT_FALSE(patch_sent);
+}
+
 // SPEC §2.3: a binding sent before a restart lands after the relist. The new process, which
 // knows nothing of it, gives the same space to a pod that arrived meanwhile: the API server
 // binds both (the kubelet's admission, not modelled, would refuse one). Under `reference` too:

@@ -111,6 +111,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kBackoffExpires:
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
+    case ActionKind::kStatusPatch:
       return {};
   }
   return {};
@@ -161,6 +162,10 @@ Lane lane_of(ActionKind kind) {
       return Lane::kBinding;
     case ActionKind::kLateEvict:
       return Lane::kExecutor;
+    // api-calls=dispatched: the API dispatcher's goroutine sends the call, as the binding
+    // goroutine sends a binding; the lane of API calls already is the binding's.
+    case ActionKind::kStatusPatch:
+      return Lane::kBinding;
   }
   return Lane::kSchedulingThread;
 }
