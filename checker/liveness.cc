@@ -58,12 +58,16 @@ Path path_within(const LivenessGraph& graph, const std::vector<int>& component_o
 }  // namespace
 
 std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vector<bool>& triggered,
-                                     const std::vector<bool>& discharged, bool fairness) {
+                                     const std::vector<bool>& discharged, bool fairness,
+                                     LivenessForm form) {
   const std::size_t n = graph.steps.size();
+  const bool recurring = form == LivenessForm::kRecurring;
   // The product with the monitor: vertex 2s + flag. Entering s sets the flag when the
-  // obligation is triggered there, clears it when it is discharged, else keeps it.
+  // obligation is triggered there, clears it when it is discharged, else keeps it. In the
+  // recurring form the flag is simply "not discharged", and a component must hold a
+  // triggered state for its cycles to count.
   auto flag_after = [&](bool flag, std::uint32_t s) {
-    return !discharged[s] && (triggered[s] || flag);
+    return !discharged[s] && (recurring || triggered[s] || flag);
   };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> parent(2 * n, {kNone, kNone});
   std::vector<std::uint32_t> order;  // product vertices in breadth-first order
@@ -117,6 +121,7 @@ std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vect
   // the states enabling it, and the classes taken on an inner step.
   std::vector<std::size_t> size(components);
   std::vector<bool> has_cycle(components);
+  std::vector<bool> has_trigger(components, !recurring);
   std::vector<std::vector<std::size_t>> enabling(components,
                                                  std::vector<std::size_t>(graph.fair_classes));
   std::vector<std::vector<bool>> taken(components, std::vector<bool>(graph.fair_classes));
@@ -125,6 +130,9 @@ std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vect
     ++size[c];
     if (graph.steps[s].empty()) {
       has_cycle[c] = true;  // the run stutters here forever
+    }
+    if (triggered[s]) {
+      has_trigger[c] = true;
     }
     for (const int k : graph.enabled_classes[s]) {
       ++enabling[c][k];
@@ -139,6 +147,9 @@ std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vect
     }
   }
   auto is_fair = [&](int c) {
+    if (!has_cycle[c] || !has_trigger[c]) {
+      return false;
+    }
     if (!fairness) {
       return true;
     }
@@ -150,10 +161,11 @@ std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vect
     return true;
   };
 
-  // The first flagged state, breadth first, in a fair component with a cycle.
+  // The first flagged state, breadth first, in a fair component with a cycle (holding a
+  // triggered state, in the recurring form).
   std::uint32_t entry = kNone;
   for (const std::uint32_t v : order) {
-    if (v % 2 == 1 && has_cycle[component_of[v / 2]] && is_fair(component_of[v / 2])) {
+    if (v % 2 == 1 && is_fair(component_of[v / 2])) {
       entry = v;
       break;
     }
@@ -201,6 +213,11 @@ std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vect
   };
   pass(x);
   std::uint32_t current = x;
+  if (recurring && !triggered[x]) {
+    walk(path_within(graph, component_of, c, x,
+                     [&](std::uint32_t s) { return triggered[s] ? kNone - 1 : kNone; }));
+    current = graph.steps[lasso.cycle.back().first][lasso.cycle.back().second].to;
+  }
   for (std::size_t k = 0; k < graph.fair_classes; ++k) {
     if (satisfied[k]) {
       continue;

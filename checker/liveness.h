@@ -14,7 +14,9 @@
 // weakly fair unless some fair class is enabled in all of its states and taken on none of its
 // inner steps — then no cycle inside it is fair (every cycle in it has that class enabled
 // throughout), and with weak fairness no finer search is needed. A state with no enabled
-// action stutters forever: with the flag set it is a lasso whose cycle is empty.
+// action stutters forever: with the flag set it is a lasso whose cycle is empty. The recurring
+// form (GF triggered_k -> F discharged_k) flags every undischarged state and asks a component
+// to hold a triggered state, which its cycle then passes.
 #pragma once
 
 #include <algorithm>
@@ -32,8 +34,19 @@
 
 namespace preemptcheck::checker {
 
-/// A liveness property G(triggered_k -> F discharged_k) for obligations k in [0, obligations)
-/// on the states of M, and the fairness it is checked under.
+/// What a violation of obligation k is.
+enum class LivenessForm {
+  /// G(triggered_k -> F discharged_k): a run that passes a triggered state and is never
+  /// discharged after it.
+  kLeadsTo,
+  /// GF triggered_k -> F discharged_k: a run never discharged from some point on that passes
+  /// triggered states infinitely often (its cycle passes one). An obligation that arises
+  /// once and then goes away for good is not violated.
+  kRecurring,
+};
+
+/// A liveness property G(triggered_k -> F discharged_k) (or its recurring form) for
+/// obligations k in [0, obligations) on the states of M, and the fairness it is checked under.
 template <Model M>
 struct LivenessProperty {
   using State = typename M::State;
@@ -49,6 +62,7 @@ struct LivenessProperty {
   std::function<std::optional<std::string>(const Action&)> fair_class;
   /// Off: every run counts, fair or not (a lasso is then any flagged cycle).
   bool fairness = true;
+  LivenessForm form = LivenessForm::kLeadsTo;
 };
 
 /// How a liveness check ended.
@@ -102,7 +116,8 @@ struct LassoSteps {
 
 /// Searches one obligation: triggered[s], discharged[s] per state.
 std::optional<LassoSteps> find_lasso(const LivenessGraph& graph, const std::vector<bool>& triggered,
-                                     const std::vector<bool>& discharged, bool fairness);
+                                     const std::vector<bool>& discharged, bool fairness,
+                                     LivenessForm form);
 
 }  // namespace detail
 
@@ -176,7 +191,8 @@ LivenessResult<typename M::Action> check_liveness(const M& model,
       discharged[s] = property.discharged(states[s], k);
       triggered[s] = !discharged[s] && property.triggered(states[s], k);
     }
-    const auto found = detail::find_lasso(graph, triggered, discharged, property.fairness);
+    const auto found =
+        detail::find_lasso(graph, triggered, discharged, property.fairness, property.form);
     if (!found) {
       continue;
     }

@@ -143,11 +143,17 @@ void expect_replays(const M& model, const LivenessProperty<M>& property,
     enter(s);
   }
   const std::uint64_t start = model.fingerprint(s);
-  EXPECT_TRUE(flag) << "the obligation is not pending where the cycle starts";
+  const bool recurring = property.form == LivenessForm::kRecurring;
+  bool passes_trigger = property.triggered(s, lasso.obligation);
+  if (recurring)
+    EXPECT_FALSE(property.discharged(s, lasso.obligation)) << "discharged where the cycle starts";
+  else
+    EXPECT_TRUE(flag) << "the obligation is not pending where the cycle starts";
   if (lasso.cycle.empty()) {
     std::vector<Action> enabled;
     model.enabled_actions(s, enabled);
     EXPECT_TRUE(enabled.empty()) << "an empty cycle must be a state without enabled actions";
+    EXPECT_TRUE(!recurring || passes_trigger) << "stuck where the obligation is not triggered";
     return;
   }
   std::set<std::string> taken;
@@ -165,8 +171,10 @@ void expect_replays(const M& model, const LivenessProperty<M>& property,
       taken.insert(*c);
     step(a);
     EXPECT_FALSE(property.discharged(s, lasso.obligation)) << "discharged on the cycle";
+    passes_trigger = passes_trigger || property.triggered(s, lasso.obligation);
   }
   EXPECT_EQ(model.fingerprint(s), start) << "the cycle does not return to its start";
+  EXPECT_TRUE(!recurring || passes_trigger) << "the cycle passes no triggered state";
   if (property.fairness) {
     for (const std::string& c : enabled_per_state.front()) {
       bool everywhere = true;
@@ -331,6 +339,26 @@ TEST(checkerLiveness, ObligationsAreSearchedInOrderAndTheFirstViolatedOneIsRepor
   expect_replays(toy, p, *result.lasso);
 }
 
+TEST(checkerLiveness, TheRecurringFormAsksTheCycleToPassATriggeredState) {
+  // Triggered once at 0, then the loop 1 <-> 2 where it never arises again: a violation of
+  // the leads-to form, not of the recurring one.
+  const Toy once({{0, {{"to1", 1}}}, {1, {{"to2", 2}}}, {2, {{"to1", 1}}}});
+  auto leads_to = toy_property({0}, {}, {});
+  EXPECT_EQ(check_liveness(once, leads_to, 100).lasso->cycle,
+            std::vector<std::string>({"to2", "to1"}));
+  auto recurring = toy_property({0}, {}, {});
+  recurring.form = LivenessForm::kRecurring;
+  EXPECT_EQ(check_liveness(once, recurring, 100).status, LivenessStatus::kHolds);
+  // Triggered at 2 on the loop: the recurring form's cycle from 1 passes 2.
+  recurring = toy_property({2}, {}, {});
+  recurring.form = LivenessForm::kRecurring;
+  const auto result = check_liveness(once, recurring, 100);
+  ASSERT_EQ(result.status, LivenessStatus::kViolated);
+  EXPECT_EQ(result.lasso->prefix, std::vector<std::string>({"to1"}));
+  EXPECT_EQ(result.lasso->cycle, std::vector<std::string>({"to2", "to1"}));
+  expect_replays(once, recurring, *result.lasso);
+}
+
 // ---- cross-check against enumeration -------------------------------------------------
 
 // Whether a fair lasso exists, by enumerating walks: every prefix of up to 2n steps (the
@@ -340,6 +368,7 @@ TEST(checkerLiveness, ObligationsAreSearchedInOrderAndTheFirstViolatedOneIsRepor
 // shortest prefix length of a fair lasso.
 std::optional<std::size_t> enumerate_lassos(const Toy& toy, const LivenessProperty<Toy>& p, int n,
                                             int classes) {
+  const bool recurring = p.form == LivenessForm::kRecurring;
   std::optional<std::size_t> best;
   std::vector<std::string> enabled;
   auto steps_of = [&](int s) {
@@ -363,7 +392,10 @@ std::optional<std::size_t> enumerate_lassos(const Toy& toy, const LivenessProper
   std::function<bool(int, int, std::size_t, std::set<std::string>, std::vector<int>&)> cycle =
       [&](int x, int at, std::size_t length, std::set<std::string> taken,
           std::vector<int>& visited) -> bool {
-    if (length > 0 && at == x) {
+    bool passes_trigger = !recurring;
+    for (const int v : visited)
+      passes_trigger = passes_trigger || p.triggered(v, 0);
+    if (length > 0 && at == x && passes_trigger) {
       if (!p.fairness)
         return true;
       std::set<std::string> always = enabled_classes(visited.front());
@@ -396,9 +428,10 @@ std::optional<std::size_t> enumerate_lassos(const Toy& toy, const LivenessProper
     return false;
   };
   std::function<void(int, bool, std::size_t)> prefix = [&](int at, bool flag, std::size_t length) {
-    if (flag && (!best || length < *best)) {
+    if ((recurring ? !p.discharged(at, 0) : flag) && (!best || length < *best)) {
       std::vector<int> visited{at};
-      if (steps_of(at).empty() || cycle(at, at, 0, {}, visited))
+      const bool stuck = steps_of(at).empty() && (!recurring || p.triggered(at, 0));
+      if (stuck || cycle(at, at, 0, {}, visited))
         best = length;
     }
     if (length == static_cast<std::size_t>(2 * n))
@@ -435,7 +468,9 @@ TEST(checkerLiveness, AgreesWithEnumerationOnRandomSmallGraphs) {
     }
     const bool fairness = below(4) != 0;
     const Toy toy(steps);
-    const auto property = toy_property(triggered, discharged, {"a", "b"}, fairness);
+    auto property = toy_property(triggered, discharged, {"a", "b"}, fairness);
+    if (below(2) == 0)
+      property.form = LivenessForm::kRecurring;
     const auto result = check_liveness(toy, property, 100);
     const auto expected = enumerate_lassos(toy, property, n, 2);
     SCOPED_TRACE("round " + std::to_string(round));
