@@ -357,6 +357,12 @@ TEST(checkerLiveness, TheRecurringFormAsksTheCycleToPassATriggeredState) {
   EXPECT_EQ(result.lasso->prefix, std::vector<std::string>({"to1"}));
   EXPECT_EQ(result.lasso->cycle, std::vector<std::string>({"to2", "to1"}));
   expect_replays(once, recurring, *result.lasso);
+  // The shortest cycle from 1 is its self-loop, which passes no triggered state.
+  const Toy looping({{0, {{"to1", 1}}}, {1, {{"stay", 1}, {"to2", 2}}}, {2, {{"to1", 1}}}});
+  const auto passing = check_liveness(looping, recurring, 100);
+  ASSERT_EQ(passing.status, LivenessStatus::kViolated);
+  EXPECT_EQ(passing.lasso->cycle, std::vector<std::string>({"to2", "to1"}));
+  expect_replays(looping, recurring, *passing.lasso);
 }
 
 // ---- cross-check against enumeration -------------------------------------------------
