@@ -16,6 +16,7 @@
 
 #include "checker/explore_auto.h"
 #include "cli/interrupt_signals.h"
+#include "cli/liveness_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
@@ -48,6 +49,8 @@ std::string command_line(const CheckOptions& o) {
     out += " --out " + o.out_dir;
   if (o.stop_at_first)
     out += " --stop-at-first";
+  if (o.liveness)
+    out += o.unfair ? " --liveness --unfair" : " --liveness";
   return out;
 }
 
@@ -77,6 +80,16 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
+  if (options.unfair && !options.liveness) {
+    fmt::print(err, "preemptcheck: --unfair applies to --liveness only\n");
+    return kExitBadInput;
+  }
+  if (options.liveness && (gated || options.json || !options.checked.all())) {
+    fmt::print(err,
+               "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
+               "--expect-violated, --junit and --json\n");
+    return kExitBadInput;
+  }
   if (gated && options.stop_at_first) {
     fmt::print(err,
                "preemptcheck: --expect-violated and --junit judge every checked property; "
@@ -105,6 +118,15 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
+  if (options.liveness) {
+    if (!options.out_dir.empty()) {
+      if (const auto problem = output_directory_problem(options.out_dir)) {
+        fmt::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
+        return kExitBadInput;
+      }
+    }
+    return run_liveness_check(options, scenario, source, command_line(options), out, err);
+  }
   // The output directory is checked before the search, by the rank that writes (all ranks
   // return the same status): a search is not thrown away for a directory that cannot be used.
   if (!options.out_dir.empty() || !options.junit_path.empty()) {

@@ -146,9 +146,13 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
                      "enabled there\n",
                      *cx.loop, *cx.loop)
                : fmt::format(
-                     "loop: {}  # steps {}-{} repeat forever: after step {} the state "
-                     "is again the one after step {}\n",
-                     *cx.loop, *cx.loop + 1, cx.steps.size(), cx.steps.size(), *cx.loop);
+                     "loop: {}  # {} forever: after step {} the state is again the "
+                     "one after step {}\n",
+                     *cx.loop,
+                     *cx.loop + 1 == cx.steps.size()
+                         ? fmt::format("step {} repeats", cx.steps.size())
+                         : fmt::format("steps {}-{} repeat", *cx.loop + 1, cx.steps.size()),
+                     cx.steps.size(), *cx.loop);
   }
   if (cx.steps.empty()) {
     out += cx.loop ? "steps: []  # the run stays in the initial state\n"

@@ -82,7 +82,7 @@ std::optional<std::string> fair_class(const Action& a, const Cluster& cluster) {
 std::string starvation_message(const Cluster& cluster, PodId p) {
   return fmt::format(
       "{} stays pending forever, although on every round of the loop a cycle could bind it or "
-      "let it preempt, and every step of the scheduler keeps its turn",
+      "let it preempt",
       cluster.pod_name(p));
 }
 
