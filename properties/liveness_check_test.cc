@@ -92,5 +92,28 @@ TEST(propertiesLiveness, WithoutFairnessTheFlushLoopStarvesThePreemptorAndTheFil
   EXPECT_FALSE(judge_lasso(schedule, 1, false).returns);
 }
 
+TEST(propertiesLiveness, TheLeadsToFormCountsALegitimateTakeoverAsStarvation) {
+  // G(could progress -> F bound or gone): `second` could be bound at the start, `first` takes
+  // the space, and `second` retries forever on the flush loop. The recurring form, which
+  // no-starvation uses, asks `second` to be able to progress on the loop, and holds.
+  const Scenario s = scenario("assume-window", "reference");
+  const Cluster cluster(s);
+  const WorldLivenessModel model(cluster);
+  auto property = no_starvation(cluster);
+  property.form = checker::LivenessForm::kLeadsTo;
+  const auto result = checker::check_liveness(model, property, 1000);
+  ASSERT_EQ(result.status, checker::LivenessStatus::kViolated);
+  std::vector<std::string> prefix;
+  std::vector<std::string> cycle;
+  for (const Action& a : result.lasso->prefix)
+    prefix.push_back(format_action(a, cluster));
+  for (const Action& a : result.lasso->cycle)
+    cycle.push_back(format_action(a, cluster));
+  EXPECT_EQ(cluster.pod_name(static_cast<PodId>(result.lasso->obligation)), "second");
+  EXPECT_EQ(prefix, std::vector<std::string>({"schedule first", "bind first", "observe"}));
+  EXPECT_EQ(cycle, std::vector<std::string>({"schedule second", "flush"}));
+  EXPECT_EQ(check_no_starvation(s, 1000, "test").status, checker::LivenessStatus::kHolds);
+}
+
 }  // namespace
 }  // namespace preemptcheck
