@@ -101,6 +101,15 @@ TEST(cliLiveness, AnUnfairLassoIsWrittenAndReplaysWithItsLoop) {
             std::string::npos)
       << replayed.out;
 
+  // The swimlane page marks the loop before its first step.
+  const std::string page = dir.file("page.html");
+  EXPECT_EQ(run({"replay", files[0], "--html", page}).rc, kExitViolated);
+  const std::string html = read_text(page);
+  EXPECT_NE(html.find("no-starvation</span>: after step 2, step 3 repeats forever</h1>"),
+            std::string::npos);
+  EXPECT_LT(html.find("id=\"step-2\""), html.find("<tbody class=\"loop-start\""));
+  EXPECT_LT(html.find("<tbody class=\"loop-start\""), html.find("id=\"step-3\""));
+
   // The loop marked one step earlier does not return: refused with the loop's position.
   const std::string moved = dir.file("moved.yaml");
   write_text(moved, replace_once(text, "loop: 2", "loop: 1"));
