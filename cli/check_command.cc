@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <sstream>
 
 #include "checker/explore_auto.h"
 #include "cli/interrupt_signals.h"
@@ -124,6 +125,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
         fmt::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
         return kExitBadInput;
       }
+    }
+    // Under mpirun every rank builds the whole graph (the search is not distributed); the lead
+    // rank alone prints and writes.
+    if (!checker::mpi::is_lead_rank()) {
+      std::ostringstream unused;
+      CheckOptions quiet = options;
+      quiet.out_dir.clear();
+      return run_liveness_check(quiet, scenario, source, command_line(options), unused, unused);
     }
     return run_liveness_check(options, scenario, source, command_line(options), out, err);
   }

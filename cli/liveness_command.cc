@@ -65,6 +65,18 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
   return kExitViolated;
 }
 
+std::string lasso_divergence(const Counterexample& cx, const Schedule& schedule) {
+  const LassoVerdict v =
+      judge_lasso(schedule, *cx.loop, cx.found_by.method != kLivenessUnfairMethod);
+  if (!v.returns)
+    return fmt::format("the loop after step {} does not return to where it started", *cx.loop);
+  if (v.message.empty())
+    return fmt::format("no pod starves on the loop: {}", v.why_not);
+  if (v.message != cx.message)
+    return fmt::format("another pod starves on the loop: {}", v.message);
+  return {};
+}
+
 LassoReplay replay_lasso(const Counterexample& cx, const Schedule& schedule, bool verified,
                          const std::string& file, std::ostream& out, std::ostream& err) {
   const std::size_t loop = *cx.loop;

@@ -25,6 +25,11 @@ int run_liveness_check(const CheckOptions& options, const Scenario& scenario,
                        const std::string& source, const std::string& command, std::ostream& out,
                        std::ostream& err);
 
+/// Why the replayed lasso file (cx.loop set, every step run, as recorded) does not reproduce:
+/// its loop does not return, or the recorded pod does not starve on it with the recorded
+/// message; empty when it reproduces.
+std::string lasso_divergence(const Counterexample& cx, const Schedule& schedule);
+
 /// What replay_lasso() decided.
 struct LassoReplay {
   int exit_code = kExitBadInput;

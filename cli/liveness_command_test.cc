@@ -110,10 +110,22 @@ TEST(cliLiveness, AnUnfairLassoIsWrittenAndReplaysWithItsLoop) {
   EXPECT_LT(html.find("id=\"step-2\""), html.find("<tbody class=\"loop-start\""));
   EXPECT_LT(html.find("<tbody class=\"loop-start\""), html.find("id=\"step-3\""));
 
+  // graph --around draws it, verified as replay verifies it: the loop's last step re-enters
+  // the state after step 2.
+  const std::string dot = dir.file("around.dot");
+  const Outcome around = run({"graph", "--around", files[0], "--dot", dot});
+  EXPECT_EQ(around.rc, kExitHolds) << around.out << around.err;
+  EXPECT_NE(read_text(dot).find("#2, #3"), std::string::npos);
+
   // The loop marked one step earlier does not return: refused with the loop's position.
   const std::string moved = dir.file("moved.yaml");
   write_text(moved, replace_once(text, "loop: 2", "loop: 1"));
   const Outcome bad = run({"replay", moved});
+  const Outcome bad_graph = run({"graph", "--around", moved, "--dot", dot});
+  EXPECT_EQ(bad_graph.rc, kExitBadInput);
+  EXPECT_NE(bad_graph.err.find("the loop after step 1 does not return to where it started"),
+            std::string::npos)
+      << bad_graph.err;
   EXPECT_EQ(bad.rc, kExitBadInput) << bad.out;
   EXPECT_NE(bad.err.find(moved + ":24:7: the loop does not return: the state after step 3 is "
                                  "not the one after step 1"),
