@@ -91,6 +91,13 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                "--expect-violated, --junit and --json\n");
     return kExitBadInput;
   }
+  if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
+                           options.max_memory || options.stop_at_first)) {
+    fmt::print(err,
+               "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
+               "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
+    return kExitBadInput;
+  }
   if (gated && options.stop_at_first) {
     fmt::print(err,
                "preemptcheck: --expect-violated and --junit judge every checked property; "

@@ -74,6 +74,11 @@ TEST(cliLiveness, OptionsThatDoNotApplyAreRefused) {
   r = run({"check", source_path(kG2), "--liveness", "--json"});
   EXPECT_EQ(r.rc, kExitBadInput);
   EXPECT_NE(r.err.find("--liveness checks no-starvation alone"), std::string::npos) << r.err;
+  for (const std::string limit : {"--max-depth", "--time-limit", "--max-memory"}) {
+    r = run({"check", source_path(kG2), "--liveness", limit, limit == "--max-memory" ? "1G" : "5"});
+    EXPECT_EQ(r.rc, kExitBadInput) << limit;
+    EXPECT_NE(r.err.find("bounded by --max-states alone"), std::string::npos) << r.err;
+  }
 }
 
 TEST(cliLiveness, AnUnfairLassoIsWrittenAndReplaysWithItsLoop) {
