@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -86,8 +87,9 @@ struct Lasso {
 template <class Action>
 struct LivenessResult {
   LivenessStatus status = LivenessStatus::kHolds;
-  std::uint64_t states = 0;       ///< states built (max_states + 1 when cut)
-  std::uint64_t transitions = 0;  ///< steps of the graph built
+  std::uint64_t states = 0;  ///< states built (max_states + 1 when cut)
+  /// Steps of the graph built (when cut: the steps generated before the cut).
+  std::uint64_t transitions = 0;
   std::optional<Lasso<Action>> lasso;
 };
 
@@ -134,37 +136,49 @@ LivenessResult<typename M::Action> check_liveness(const M& model,
   using Action = typename M::Action;
   using State = typename M::State;
   LivenessResult<Action> result;
-  std::vector<State> states;
+  // States are kept only until they are expanded: what the search needs of each is its
+  // steps and, per obligation, whether it is triggered or discharged there.
+  std::deque<State> frontier;
+  std::uint64_t discovered = 0;
   std::vector<std::vector<Action>> actions;  // per state, enabled_actions() in order
   std::unordered_map<std::uint64_t, std::uint32_t> id_of;
   std::map<std::string, int> class_ids;  // by name, then numbered in order of first sight
+  std::vector<bool> triggered_at;        // [state * obligations + k]
+  std::vector<bool> discharged_at;
   detail::LivenessGraph graph;
 
   auto add = [&](State s) -> std::optional<std::uint32_t> {
     const auto [it, inserted] =
-        id_of.emplace(model.fingerprint(s), static_cast<std::uint32_t>(states.size()));
+        id_of.emplace(model.fingerprint(s), static_cast<std::uint32_t>(discovered));
     if (inserted) {
-      if (states.size() >= max_states) {
+      if (discovered >= max_states) {
         return std::nullopt;
       }
-      states.push_back(std::move(s));
+      ++discovered;
+      frontier.push_back(std::move(s));
     }
     return it->second;
   };
   add(model.initial_state());
   Observation scratch;
-  for (std::size_t at = 0; at < states.size(); ++at) {
+  while (!frontier.empty()) {
+    const State current = std::move(frontier.front());
+    frontier.pop_front();
+    for (std::size_t k = 0; k < property.obligations; ++k) {
+      const bool discharged = property.discharged(current, k);
+      discharged_at.push_back(discharged);
+      triggered_at.push_back(!discharged && property.triggered(current, k));
+    }
     std::vector<Action> enabled;
-    model.enabled_actions(states[at], enabled);
+    model.enabled_actions(current, enabled);
     std::vector<detail::LivenessGraph::Step> steps;
     std::vector<int> classes;
     for (std::size_t i = 0; i < enabled.size(); ++i) {
       scratch.clear();
-      const auto to = add(model.next_state(states[at], enabled[i], scratch));
+      const auto to = add(model.next_state(current, enabled[i], scratch));
       if (!to) {
         result.status = LivenessStatus::kTooManyStates;
         result.states = max_states + 1;
-        result.transitions = graph.steps.size();
         return result;
       }
       int fair = -1;
@@ -182,14 +196,15 @@ LivenessResult<typename M::Action> check_liveness(const M& model,
     actions.push_back(std::move(enabled));
   }
   graph.fair_classes = class_ids.size();
-  result.states = states.size();
+  result.states = discovered;
+  const std::size_t n = graph.steps.size();
 
   for (std::size_t k = 0; k < property.obligations; ++k) {
-    std::vector<bool> triggered(states.size());
-    std::vector<bool> discharged(states.size());
-    for (std::size_t s = 0; s < states.size(); ++s) {
-      discharged[s] = property.discharged(states[s], k);
-      triggered[s] = !discharged[s] && property.triggered(states[s], k);
+    std::vector<bool> triggered(n);
+    std::vector<bool> discharged(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      discharged[s] = discharged_at[s * property.obligations + k];
+      triggered[s] = triggered_at[s * property.obligations + k];
     }
     const auto found =
         detail::find_lasso(graph, triggered, discharged, property.fairness, property.form);

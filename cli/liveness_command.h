@@ -15,7 +15,7 @@
 namespace preemptcheck::cli {
 
 /// The states `check --liveness` builds at most when --max-states does not say.
-inline constexpr std::uint64_t kDefaultLivenessStates = 200'000;
+inline constexpr std::uint64_t kDefaultLivenessStates = 1'000'000;
 
 /// Runs `check --liveness` on the loaded `scenario` (switches applied); `source` names where it
 /// came from, `command` is the command line for the file's header. Exit 0: no pod starves on
