@@ -13,10 +13,12 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <sstream>
 
 #include "checker/explore_failure.h"
 #include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
+#include "cli/liveness_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
@@ -50,6 +52,8 @@ std::string command_line(const CheckOptions& o) {
     out += " --out " + o.out_dir;
   if (o.stop_at_first)
     out += " --stop-at-first";
+  if (o.liveness)
+    out += o.unfair ? " --liveness --unfair" : " --liveness";
   return out;
 }
 
@@ -79,6 +83,23 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
+  if (options.unfair && !options.liveness) {
+    fmt::print(err, "preemptcheck: --unfair applies to --liveness only\n");
+    return kExitBadInput;
+  }
+  if (options.liveness && (gated || options.json || !options.checked.all())) {
+    fmt::print(err,
+               "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
+               "--expect-violated, --junit and --json\n");
+    return kExitBadInput;
+  }
+  if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
+                           options.max_memory || options.stop_at_first)) {
+    fmt::print(err,
+               "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
+               "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
+    return kExitBadInput;
+  }
   if (gated && options.stop_at_first) {
     fmt::print(err,
                "preemptcheck: --expect-violated and --junit judge every checked property; "
@@ -107,6 +128,23 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
+  if (options.liveness) {
+    if (!options.out_dir.empty()) {
+      if (const auto problem = output_directory_problem(options.out_dir)) {
+        fmt::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
+        return kExitBadInput;
+      }
+    }
+    // Under mpirun every rank builds the whole graph (the search is not distributed); the lead
+    // rank alone prints and writes.
+    if (!checker::mpi::is_lead_rank()) {
+      std::ostringstream unused;
+      CheckOptions quiet = options;
+      quiet.out_dir.clear();
+      return run_liveness_check(quiet, scenario, source, command_line(options), unused, unused);
+    }
+    return run_liveness_check(options, scenario, source, command_line(options), out, err);
+  }
   // The output directory is checked before the search, by the rank that writes (all ranks
   // return the same status): a search is not thrown away for a directory that cannot be used.
   if (!options.out_dir.empty() || !options.junit_path.empty()) {

@@ -35,6 +35,10 @@ struct CheckOptions {
   /// must hold. With these or `junit_path`, the exit code says whether the expectations are met.
   std::vector<std::string> expect_violated;
   std::string junit_path;  ///< when set, the expectations as a JUnit XML report
+  /// Check no-starvation on the whole state graph instead of the safety properties
+  /// (cli/liveness_command.h); `unfair`: count every loop, fair or not.
+  bool liveness = false;
+  bool unfair = false;
 };
 
 /// Runs `preemptcheck check`; returns the exit code.

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "checker/graph.h"
+#include "cli/liveness_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
@@ -159,7 +160,9 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       // The verdict too: a file whose property does not break as recorded is not drawn as if
       // it did (a step not enabled is named below).
       if (!schedule.blocked && cx.recorded_digest) {
-        if (const std::string d = divergence(cx, schedule); !d.empty()) {
+        if (const std::string d =
+                cx.loop ? lasso_divergence(cx, schedule) : divergence(cx, schedule);
+            !d.empty()) {
           fmt::print(err, "preemptcheck graph: {}: diverged: {}; nothing was written\n",
                      o.around_path, d);
           return kExitBadInput;

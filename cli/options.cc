@@ -193,6 +193,13 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   app.add_flag("--stop-at-first", o.stop_at_first,
                "Stop at the first violation instead of finding every property's own shortest "
                "counterexample");
+  app.add_flag("--liveness", o.liveness,
+               "Check no-starvation instead: the whole state graph (at most --max-states, "
+               "default 1000000, else exit 3), under weak fairness of the scheduler's own "
+               "steps; a violation is a lasso, a prefix and a loop");
+  app.add_flag("--unfair", o.unfair,
+               "With --liveness: count every loop, even one that neglects the scheduler's own "
+               "steps");
 }
 
 void replay_options(CLI::App& app, ReplayOptions& o) {

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/liveness_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "impl/show.h"
@@ -78,6 +79,10 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   const std::size_t n = cx.steps.size();
   for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
     const std::size_t k = i + 1;
+    if (cx.loop && *cx.loop == i)
+      fmt::print(
+          out, "\n---- the loop: {} forever\n",
+          k == n ? fmt::format("step {} repeats", k) : fmt::format("steps {}-{} repeat", k, n));
     narration.step(k, n, schedule.steps[i]);
     if (!overridden) {
       if (const std::string d = fingerprint_divergence(cx, schedule, i, o.file); !d.empty()) {
@@ -111,6 +116,17 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     return finish(kExitBadInput, fmt::format("step {} is not enabled", b->number));
   }
   narration.verdicts(doc);
+  if (cx.loop) {
+    const LassoReplay lasso = replay_lasso(cx, schedule, !overridden && !by_hand, o.file, out, err);
+    if (!o.html_path.empty()) {
+      if (const std::string e = write_html(o, cx, run, schedule, lasso.diverged); !e.empty()) {
+        fmt::print(err, "preemptcheck replay: {}\n", e);
+        return finish(kExitBadInput, lasso.diverged);
+      }
+      fmt::print(out, "page           {}\n", o.html_path);
+    }
+    return finish(lasso.exit_code, lasso.diverged);
+  }
   std::string diverged;
   std::vector<std::string> met;
   if (!overridden && !by_hand) {

@@ -1,5 +1,5 @@
-// Counterexample files: written as text (yaml-cpp's emitter cannot write comments), read
-// back strictly through the shared reader with every problem at its line and column.
+// Counterexample files, read back strictly through the shared reader with every problem at its
+// line and column (counterexample_yaml_write.cc writes them).
 #include "files/counterexample_yaml.h"
 
 #include <fmt/format.h>
@@ -16,56 +16,17 @@
 #include "files/output_file.h"
 #include "files/strict_yaml.h"
 #include "impl/cluster.h"
+#include "spec/liveness.h"
 #include "spec/property.h"
 
 namespace preemptcheck {
 namespace {
 
-// ---- Writing ---------------------------------------------------------------------------
-
-// A comment must stay on its line.
-std::string one_line(std::string_view s) {
-  std::string out(s);
-  std::replace(out.begin(), out.end(), '\n', ' ');
-  std::replace(out.begin(), out.end(), '\r', ' ');
-  return out;
-}
-
-// A word of a file name: letters, digits, '.', '_' and '-' are kept, the rest become '-'.
-std::string file_word(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
-    out += keep ? c : '-';
-  }
-  return out.empty() ? "unnamed" : out;
-}
-
-// The scenario as canonical YAML, without its `profile` and `mechanisms` (the file states
-// them at the top level, every switch), indented under `scenario:`.
-std::string scenario_block(const Scenario& scenario) {
-  std::istringstream in(scenario_to_yaml(scenario));
-  std::string out;
-  std::string line;
-  bool skipping = false;
-  while (std::getline(in, line)) {
-    const bool top_level = !line.empty() && line[0] != ' ' && line[0] != '#';
-    if (top_level) {
-      skipping = line.starts_with("profile:") || line.starts_with("mechanisms:");
-    }
-    if (skipping)
-      continue;
-    out += line.empty() ? "\n" : fmt::format("  {}\n", line);
-  }
-  return out;
-}
-
 // ---- Reading ---------------------------------------------------------------------------
 
-constexpr std::array<std::string_view, 9> kTopKeys = {"property",   "message",         "also",
-                                                      "found-by",   "scenario",        "profile",
-                                                      "mechanisms", "scenario-digest", "steps"};
+constexpr std::array<std::string_view, 10> kTopKeys = {
+    "property",   "message",         "also", "found-by", "scenario", "profile",
+    "mechanisms", "scenario-digest", "loop", "steps"};
 constexpr std::array<std::string_view, 7> kFoundByKeys = {
     "method", "shortest", "states", "depth", "properties", "seed", "shrunk"};
 constexpr std::array<std::string_view, 2> kStepKeys = {"action", "fingerprint"};
@@ -77,6 +38,13 @@ std::string safety_property_names() {
     if (!d.is_witness)
       out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
   }
+  return out;
+}
+
+std::string liveness_property_names() {
+  std::string out;
+  for (const spec::LivenessDef& d : spec::liveness_table())
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
   return out;
 }
 
@@ -158,8 +126,10 @@ class Reader : StrictYaml {
         require(top, key, kWhat);
     }
     if (const Field* property = top.find("property")) {
-      cx.property = safety_property(property->value.IsNull() ? property->key_node : property->value,
-                                    text(*property));
+      const YAML::Node& at = property->value.IsNull() ? property->key_node : property->value;
+      cx.property = text(*property);
+      if (!spec::is_liveness_property(cx.property))
+        safety_property(at, cx.property);
     }
     if (const Field* message = top.find("message"))
       cx.message = text(*message);
@@ -195,7 +165,40 @@ class Reader : StrictYaml {
       cx.digest_column = digest->value.Mark().column + 1;
     }
     read_steps(steps, cx);
+    read_loop(top, cx);
     return cx;
+  }
+
+  // `loop: N` marks a lasso: a liveness property's counterexample, whose steps after step N
+  // repeat forever.
+  void read_loop(const Fields& top, Counterexample& cx) const {
+    const Field* loop = top.find("loop");
+    const bool liveness = spec::is_liveness_property(cx.property);
+    if (loop == nullptr) {
+      if (liveness) {
+        const Field* p = top.find("property");
+        fail(p->value.IsNull() ? p->key_node : p->value,
+             fmt::format("'{}' is a liveness property: its counterexample is a lasso and needs "
+                         "'loop: N', the step after which the loop starts",
+                         cx.property));
+      }
+      return;
+    }
+    if (!cx.property.empty() && !liveness) {
+      fail(loop->key_node, fmt::format("'loop' marks a lasso, the counterexample of a liveness "
+                                       "property ({}); '{}' is a safety property",
+                                       liveness_property_names(), cx.property));
+    }
+    const std::uint64_t value =
+        unsigned_integer(*loop, static_cast<std::uint64_t>(limits::kMaxSteps));
+    if (value > cx.steps.size()) {
+      fail(*loop, fmt::format("expected 'loop' to be a step number from 0 to {} (the steps "
+                              "after it repeat forever), got {}",
+                              cx.steps.size(), value));
+    }
+    cx.loop = static_cast<std::size_t>(value);
+    cx.loop_line = loop->value.Mark().line + 1;
+    cx.loop_column = loop->value.Mark().column + 1;
   }
 
   void read_mechanisms(const Field& mechanisms, Counterexample& cx) const {
@@ -369,132 +372,12 @@ bool Counterexample::every_step_fingerprinted() const {
                      [](const CounterexampleStep& s) { return s.fingerprint.has_value(); });
 }
 
-std::uint64_t scenario_digest(const Scenario& scenario) {
-  const std::string text = scenario_to_yaml(scenario);
-  return XXH3_64bits(text.data(), text.size());
-}
-
-std::string format_fingerprint(std::uint64_t fingerprint) {
-  return fmt::format("0x{:016x}", fingerprint);
-}
-
-std::string counterexample_file_name(std::string_view property, const Scenario& scenario) {
-  std::string name = fmt::format("{}--{}", file_word(property), file_word(scenario.name));
-  if (scenario.profile != "reference")
-    name += "--" + file_word(scenario.profile);
-  const Mechanisms base = profile(scenario.profile).value_or(Mechanisms{});
-  for (const std::string& d : differences(scenario.mechanisms, base)) {
-    // "--gate=release-before-last" → "gate-release-before-last"
-    std::string word = d.starts_with("--") ? d.substr(2) : d;
-    std::replace(word.begin(), word.end(), '=', '-');
-    name += "--" + file_word(word);
-  }
-  return fit_file_name(name + ".yaml");
-}
-
-std::string counterexample_file_name(const Counterexample& cx) {
-  return counterexample_file_name(cx.property, cx.scenario);
-}
-
-std::string counterexample_to_yaml(const Counterexample& cx, std::string_view replay_path) {
-  std::string out;
-  out += fmt::format(
-      "# Counterexample to {}, written by `preemptcheck {} --out`: regenerate it,\n"
-      "# never edit it by hand.\n",
-      cx.property.empty() ? std::string("no property") : cx.property,
-      cx.found_by.seed ? "search" : "check");
-  if (!cx.command.empty())
-    out += fmt::format("# Found by:  {}\n", one_line(cx.command));
-  out += fmt::format("# Replay:    preemptcheck replay {}\n", one_line(replay_path));
-  if (!cx.property.empty()) {
-    out += fmt::format("property: {}\n", cx.property);
-    out += fmt::format("message: {}\n", yaml_quoted(cx.message));
-  }
-  if (cx.also.empty()) {
-    out += "also: []\n";
-  } else {
-    out += "also:\n";
-    for (const auto& m : cx.also) {
-      out += fmt::format("  - {{property: {}, message: {}}}\n", m.name, yaml_quoted(m.message));
-    }
-  }
-  out +=
-      fmt::format("found-by: {{method: {}, shortest: {}, states: {}, depth: {}", cx.found_by.method,
-                  cx.found_by.shortest ? "true" : "false", cx.found_by.states, cx.found_by.depth);
-  if (!cx.found_by.properties.empty()) {
-    std::string names;
-    for (const std::string& p : cx.found_by.properties) {
-      names += fmt::format("{}{}", names.empty() ? "" : ", ", p);
-    }
-    out += fmt::format(", properties: [{}]", names);
-  }
-  if (cx.found_by.seed)
-    out += fmt::format(", seed: {}", *cx.found_by.seed);
-  if (!cx.found_by.shrunk.empty()) {
-    out += fmt::format(", shrunk: {}", yaml_quoted(cx.found_by.shrunk));
-  }
-  out += "}\n";
-  out += "scenario:\n";
-  out += scenario_block(cx.scenario);
-  out += fmt::format("profile: {}\n", cx.scenario.profile);
-  std::string switches;
-  for (std::string_view m : mechanism_names()) {
-    if (!mechanism_printed(cx.scenario.mechanisms, m))
-      continue;
-    switches += fmt::format("{}{}: {}", switches.empty() ? "" : ", ", m,
-                            mechanism_value(cx.scenario.mechanisms, m));
-  }
-  out += fmt::format("mechanisms: {{{}}}\n", switches);
-  // A schedule about no property (written by hand) is not a counterexample the tool wrote,
-  // and gets no digest: a digest stands for every key of one.
-  if (!cx.property.empty()) {
-    out += fmt::format("scenario-digest: \"{}\"  # XXH3 of the scenario and switches above\n",
-                       format_fingerprint(scenario_digest(cx.scenario)));
-  }
-  if (cx.steps.empty()) {
-    out += "steps: []  # the initial state already violates the property\n";
-    return out;
-  }
-  out += "steps:\n";
-  std::vector<std::string> entries;
-  std::size_t width = 0;
-  for (const CounterexampleStep& s : cx.steps) {
-    std::string e = fmt::format("  - {{action: {}", yaml_quoted(s.text));
-    if (s.fingerprint) {
-      e += fmt::format(", fingerprint: \"{}\"", format_fingerprint(*s.fingerprint));
-    }
-    e += '}';
-    width = std::max(width, e.size());
-    entries.push_back(std::move(e));
-  }
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    out += fmt::format("{:<{}}  # {}\n", entries[i], width, one_line(cx.steps[i].comment));
-  }
-  return out;
-}
-
 Counterexample load_counterexample_text(std::string_view text, std::string_view file_name) {
   return Reader(text, file_name).read();
 }
 
 Counterexample load_counterexample_file(const std::string& path) {
   return load_counterexample_text(read_file(path), path);
-}
-
-std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
-                                                std::string& error) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    error = fmt::format("cannot create directory '{}': {}", dir, ec.message());
-    return std::nullopt;
-  }
-  const std::string path = (std::filesystem::path(dir) / counterexample_file_name(cx)).string();
-  if (auto failed = write_file_atomically(path, counterexample_to_yaml(cx, path))) {
-    error = std::move(*failed);
-    return std::nullopt;
-  }
-  return path;
 }
 
 }  // namespace preemptcheck

@@ -50,6 +50,13 @@ struct Counterexample {
   /// The scenario, its `profile` and `mechanisms` those of the run (every switch is written).
   Scenario scenario;
   std::vector<CounterexampleStep> steps;
+  /// A lasso, the counterexample of a liveness property (`loop: N`): the steps after step
+  /// `loop` (0: from the initial state) repeat forever, so the state after the last step is
+  /// the state after step `loop`; equal to the number of steps when the run stops for good
+  /// in a state where nothing is enabled. Absent in a safety property's counterexample.
+  std::optional<std::size_t> loop;
+  int loop_line = 0;  ///< 1-based position of `loop:`'s value, when read back
+  int loop_column = 0;
   /// The command that found it; written as a comment, never read back.
   std::string command;
   /// Read back only: the file's `scenario-digest:`, absent in files written before it existed.

@@ -30,6 +30,7 @@ h1 .property { font-family: var(--mono); color: var(--breaks); }
 h1.holds .property { color: var(--api-server); }
 .message { grid-column: 1 / -1; margin: 4px 0 8px; padding: 10px 14px; border-left: 4px solid var(--breaks);
   background: var(--breaks-wash); border-radius: 0 6px 6px 0; font-size: 15px; }
+.loop-start td { padding: 6px 10px; border-top: 2px dashed var(--breaks); font-weight: 600; }
 .diverged { grid-column: 1 / -1; margin: 4px 0; padding: 10px 14px; border: 2px solid var(--breaks);
   border-radius: 6px; font-size: 15px; }
 h1.holds ~ .message { border-left-color: var(--api-server); background: #ecf7ef; }

@@ -63,7 +63,16 @@ void append_header(std::string& out, const Timeline& t) {
   const TimelineStep* brk = breaking_step(t);
   out += "<header class=\"summary\">";
   out += "<div class=\"kicker\">preemptcheck counterexample &middot; swimlanes</div>";
-  if (brk != nullptr) {
+  if (t.loop) {
+    const std::size_t n = t.steps.size();
+    const std::string what = *t.loop == n ? fmt::format("the run stops after step {}", n)
+                             : *t.loop + 1 == n
+                                 ? fmt::format("after step {}, step {} repeats forever", *t.loop, n)
+                                 : fmt::format("after step {}, steps {}&ndash;{} repeat forever",
+                                               *t.loop, *t.loop + 1, n);
+    out += fmt::format("<h1 id=\"verdict\"><span class=\"property\">{}</span>: {}</h1>",
+                       html_escape(t.property), what);
+  } else if (brk != nullptr) {
     out += fmt::format(
         "<h1 id=\"verdict\"><span class=\"property\">{}</span> breaks at step {} of {}</h1>",
         html_escape(t.property), brk->number, t.steps.size());
@@ -300,6 +309,12 @@ std::string render_swimlanes_html(const Timeline& t) {
   out += "</td></tr></tbody>\n";
   const std::vector<std::string>* before = &t.initial_state;
   for (const TimelineStep& s : t.steps) {
+    if (t.loop && *t.loop + 1 == static_cast<std::size_t>(s.number)) {
+      out += fmt::format(
+          "<tbody class=\"loop-start\" id=\"loop\"><tr><td colspan=\"{}\">&#x21bb; the loop: "
+          "the steps below repeat forever, back to the state after step {}</td></tr></tbody>\n",
+          columns, *t.loop);
+    }
     append_step(out, s, *before, columns);
     out += "\n";
     before = &s.state;

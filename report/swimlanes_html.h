@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,8 @@ struct Timeline {
   std::vector<TimelineStep> steps;
   /// Why the replay is not what the file records (a replay that diverged); empty when it is.
   std::string diverged;
+  /// A lasso (a liveness counterexample): the steps after step `loop` repeat forever.
+  std::optional<std::size_t> loop;
 };
 
 /// The page: one HTML document with inline CSS and a little inline JS, no external

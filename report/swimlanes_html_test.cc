@@ -97,6 +97,22 @@ TEST(SwimlanesHtml, MarksTheBreakingStepAndOnlyIt) {
   EXPECT_NE(holds.find("did not break in these 2 steps"), std::string::npos);
 }
 
+TEST(SwimlanesHtml, MarksALassosLoopBeforeItsFirstStep) {
+  Timeline t = sample(false);
+  t.property = "no-starvation";
+  t.loop = 1;
+  const std::string html = render_swimlanes_html(t);
+  EXPECT_EQ(count(html, "<tbody class=\"loop-start\""), 1u);
+  // Between step 1 and step 2.
+  EXPECT_LT(html.find("id=\"step-1\""), html.find("class=\"loop-start\""));
+  EXPECT_LT(html.find("class=\"loop-start\""), html.find("id=\"step-2\""));
+  EXPECT_NE(html.find("the steps below repeat forever, back to the state after step 1"),
+            std::string::npos);
+  EXPECT_NE(html.find("no-starvation</span>: after step 1, step 2 repeats forever</h1>"),
+            std::string::npos);
+  EXPECT_EQ(count(render_swimlanes_html(sample(false)), "class=\"loop-start\""), 0u);
+}
+
 TEST(SwimlanesHtml, PointsEveryCauseAtAWrite) {
   const std::string html = render_swimlanes_html(sample());
   EXPECT_EQ(count(html, "data-cause=\"1-0\""), 1u);

@@ -205,6 +205,7 @@ TimelineSource timeline_source(const Counterexample& cx, const Scenario& run,
     source.actions.push_back(s.action);
   source.found_by = found_by_text(cx);
   source.reproduce = std::move(reproduce);
+  source.loop = cx.loop;
   return source;
 }
 
@@ -242,6 +243,7 @@ std::optional<Timeline> make_timeline(const TimelineSource& source, const Schedu
   t.cluster = cluster_lines(source.scenario);
   t.switches = switches_line(source.scenario);
   t.found_by = source.found_by;
+  t.loop = source.loop;
   t.reproduce = source.reproduce;
 
   const Cluster& c = *schedule.cluster;

@@ -23,12 +23,13 @@ using StateLinesFn = std::function<std::vector<std::string>(const World&)>;
 
 /// A counterexample as the adapter needs it.
 struct TimelineSource {
-  std::string property;         ///< the violated safety property, e.g. "no-double-victim"
-  std::string message;          ///< its one-line message as recorded
-  Scenario scenario;            ///< with the profile and mechanisms to replay under
-  std::vector<Action> actions;  ///< the steps, in order
-  std::string found_by;         ///< how it was found; may be empty
-  std::string reproduce;        ///< the command that replays it
+  std::string property;             ///< the violated safety property, e.g. "no-double-victim"
+  std::string message;              ///< its one-line message as recorded
+  Scenario scenario;                ///< with the profile and mechanisms to replay under
+  std::vector<Action> actions;      ///< the steps, in order
+  std::string found_by;             ///< how it was found; may be empty
+  std::string reproduce;            ///< the command that replays it
+  std::optional<std::size_t> loop;  ///< a lasso: the steps after step `loop` repeat forever
 };
 
 /// How a counterexample was found, in one line: "breadth-first (shortest), 4 steps, 57 states
