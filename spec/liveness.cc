@@ -58,6 +58,7 @@ bool is_fair(ActionKind kind) {
     case ActionKind::kFlush:
     case ActionKind::kCycleEnd:
     case ActionKind::kBackoffExpires:
+    case ActionKind::kStatusPatch:  // the API dispatcher's own goroutine sends it
       return true;
     case ActionKind::kBindFails:
     case ActionKind::kEvictFails:
