@@ -21,9 +21,9 @@ namespace preemptcheck::checker {
 /// the same Result, with the same figures and counterexample as one process (stats.seconds,
 /// rates and memory aside: memory_bytes is the largest rank's), per-property results and
 /// continuing past a violation included. Under MPI, opts must not ask for edges
-/// (std::invalid_argument); threads is ignored (one thread per rank). When one rank fails every
-/// rank throws RankFailure naming it; an error that cannot be shared aborts the MPI job with
-/// exit 3.
+/// (std::invalid_argument); every rank expands its part of each round on opts.threads threads. When
+/// one rank fails every rank throws RankFailure naming it; an error that cannot be shared aborts
+/// the MPI job with exit 3.
 template <Model M>
 Result<typename M::Action> explore_auto(const M& model, const Limits& limits,
                                         const ExploreOptions<typename M::Action>& opts = {}) {

@@ -62,7 +62,6 @@ class LevelCommit : protected LevelWorkers<M> {
   using Base::next_unit_;
   using Base::note;
   using Base::on_clock;
-  using Base::on_threads;
   using Base::oom_;
   using Base::opts_;
   using Base::pool_;

@@ -84,7 +84,6 @@ class LevelExplorer : LevelCommit<M> {
   using Base::next_rss_;
   using Base::next_unit_;
   using Base::on_clock;
-  using Base::on_threads;
   using Base::oom_;
   using Base::opts_;
   using Base::pool_;

@@ -95,6 +95,27 @@ struct LevelFindings {
     }
     return true;
   }
+
+  /// Adds what another worker found in the same level (and the same properties): the smaller
+  /// key wins, with its observation and fingerprint; the violating steps are appended.
+  void merge(const LevelFindings& other) {
+    if (other.first_key < first_key) {
+      first_key = other.first_key;
+      first_obs = other.first_obs;
+      first_fp = other.first_fp;
+    }
+    for (std::size_t p = 0; p < property_key.size() && p < other.property_key.size(); ++p) {
+      if (other.property_key[p] < property_key[p]) {
+        property_key[p] = other.property_key[p];
+        property_obs[p] = other.property_obs[p];
+        property_fp[p] = other.property_fp[p];
+      }
+    }
+    for (std::size_t p = 0; p < reached_key.size() && p < other.reached_key.size(); ++p) {
+      reached_key[p] = std::min(reached_key[p], other.reached_key[p]);
+    }
+    violating.insert(violating.end(), other.violating.begin(), other.violating.end());
+  }
 };
 
 /// The step key that ends the search in this level, from the level's smallest violating

@@ -35,6 +35,7 @@
 #include "checker/store/rank_visited_set.h"
 #include "checker/store/temp_file.h"
 #include "checker/successor_batch.h"
+#include "checker/threads.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -121,33 +122,6 @@ class LevelSearch {
                                     [&](std::size_t, std::uint64_t f) { inserter.add(f); });
       });
     });
-  }
-
-  // Runs f(0) to f(n - 1), each on a thread of its own (f(0) on this one), and rethrows the
-  // first exception any of them threw once all have ended.
-  template <class F>
-  static void on_threads(std::size_t n, const F& f) {
-    std::exception_ptr error;
-    std::atomic<bool> failed{false};
-    const auto guarded = [&](std::size_t t) {
-      try {
-        f(t);
-      } catch (...) {
-        if (!failed.exchange(true)) {
-          error = std::current_exception();
-        }
-      }
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (std::size_t t = 1; t < n; ++t) {
-        pool.emplace_back(guarded, t);
-      }
-      guarded(0);
-    }  // joins
-    if (error) {
-      std::rethrow_exception(error);
-    }
   }
 
   // A state that a violation entered, known by its fingerprint until the search ends: the

@@ -52,7 +52,6 @@ class LevelWorkers : protected LevelSearch<M> {
   using Base::next_rss_;
   using Base::next_unit_;
   using Base::on_clock;
-  using Base::on_threads;
   using Base::oom_;
   using Base::opts_;
   using Base::pool_;

@@ -171,7 +171,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (limits.max_memory_bytes == std::optional<std::uint64_t>(0))
     limits.max_memory_bytes.reset();
   checker::ExploreOptions<Action> explore_options;
-  explore_options.threads = effective_threads(options.threads);
+  // Under mpirun every rank takes one thread unless --threads says how many (docs/mpi.md).
+  explore_options.threads =
+      options.threads == 0 && checker::mpi::size() > 1 ? 1U : effective_threads(options.threads);
   explore_options.per_property = !options.stop_at_first;
   if (!options.quiet) {
     explore_options.progress = [&err](const checker::Stats& s) {

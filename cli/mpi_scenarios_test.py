@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`preemptcheck check` under mpirun with 2 and 3 ranks against one process, on scenarios.
+"""`preemptcheck check` under mpirun with 2 and 3 ranks of one thread and 2 ranks of two
+threads against one process, on scenarios.
 
 For each scenario: the --json documents must be equal apart from the timing and memory
 figures (seconds, states per second, peak memory), the exit status equal, and a
@@ -26,10 +27,10 @@ def stable(document):
     return document
 
 
-def run(launcher, binary, case, out_dir):
+def run(launcher, binary, case, out_dir, more=()):
     scenario, _, extra = case.partition("::")
-    command = launcher + [binary, "check", scenario, *extra.split(), "--stop-at-first", "--quiet",
-                          "--json", "--out", out_dir]
+    command = launcher + [binary, "check", scenario, *extra.split(), *more, "--stop-at-first",
+                          "--quiet", "--json", "--out", out_dir]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     files = {}
     for name in sorted(os.listdir(out_dir)):
@@ -58,11 +59,14 @@ def main():
                 print(f"{scenario}: one process printed no JSON:\n{expected[3].stderr}")
                 failures += 1
                 continue
-            for ranks in (2, 3):
-                actual = run(mpirun + ["-np", str(ranks)], binary, scenario, out_dir)
+            # Ranks of one thread each, and two ranks of two threads each.
+            for ranks, threads in ((2, 1), (3, 1), (2, 2)):
+                actual = run(mpirun + ["-np", str(ranks)], binary, scenario, out_dir,
+                             ["--threads", str(threads)])
                 same = actual[:3] == expected[:3]
                 summary = expected[1].get("stats", expected[1].get("outcome"))
-                print(f"{scenario}: {ranks} ranks: {'same' if same else 'DIFFERENT'} "
+                print(f"{scenario}: {ranks} ranks x {threads} threads: "
+                      f"{'same' if same else 'DIFFERENT'} "
                       f"(exit {actual[0]}, {len(actual[2])} counterexample file(s)) {summary}")
                 if not same:
                     failures += 1

@@ -43,12 +43,14 @@
 #include <new>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
 #include "checker/model.h"
 #include "checker/mpi/rank_commit.h"
+#include "checker/threads.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -75,7 +77,6 @@ class DistributedExplorer : RankCommit<M> {
  private:
   using Base = RankCommit<M>;
   using Base::action_;
-  using Base::actions_;
   using Base::all_decided;
   using Base::candidates_;
   using Base::capacity_;
@@ -109,7 +110,6 @@ class DistributedExplorer : RankCommit<M> {
   using Base::memory_bytes;
   using Base::model_;
   using Base::next_progress_;
-  using Base::obs_;
   using Base::oom_;
   using Base::opts_;
   using Base::owner;
@@ -129,6 +129,7 @@ class DistributedExplorer : RankCommit<M> {
   using Base::stop_for;
   using Base::stops_at_first;
   using Base::succ_;
+  using Base::threads_;
   using Base::transitions_;
   using Base::violating_ids;
   using Base::visited_;
@@ -213,23 +214,17 @@ class DistributedExplorer : RankCommit<M> {
     std::size_t next = 0;
     for (;;) {
       std::vector<std::vector<std::byte>> out(size_);
-      const std::size_t end = std::min(frontier_.size(), next + kRoundParents);
+      const std::size_t end = std::min(frontier_.size(), next + threads_ * kRoundParents);
+      // No parent after the first violating one can hold the first violation: this round's
+      // parents end there (the ids ascend).
+      const auto last = static_cast<std::size_t>(
+          std::upper_bound(frontier_.ids.begin() + static_cast<std::ptrdiff_t>(next),
+                           frontier_.ids.begin() + static_cast<std::ptrdiff_t>(end), stop_parent) -
+          frontier_.ids.begin());
       if (error_.empty() && !oom_) {
-        try {
-          for (; next < end && frontier_.ids[next] <= stop_parent; ++next) {
-            expand(next, out);
-          }
-        } catch (const std::bad_alloc&) {
-          oom_ = true;
-        } catch (const std::exception& e) {
-          error_ = e.what();
-        } catch (...) {
-          error_ = "unknown exception";
-        }
+        expand_round(next, last, out);
       }
-      if (next < frontier_.size() && frontier_.ids[next] > stop_parent) {
-        next = frontier_.size();
-      }
+      next = last < end ? frontier_.size() : last;
       std::vector<std::size_t> from;
       const std::vector<std::byte> in = ranks_.exchange(out, from);
       out.clear();
@@ -259,32 +254,79 @@ class DistributedExplorer : RankCommit<M> {
   }
 
   // Generates the steps of local frontier state i into the owners' batches.
-  void expand(std::size_t i, std::vector<std::vector<std::byte>>& out) {
+  // What one thread of this rank produced in a round.
+  struct Expander {
+    std::vector<std::vector<std::byte>> out;  // per owner rank, its steps
+    LevelFindings findings;
+    std::vector<Action> actions;
+    Observation obs;
+    std::string error;
+    bool oom = false;
+  };
+
+  // Expands local frontier states [from, to) on the rank's threads, each an equal part into
+  // batches of its own, then joined per owner in thread order and the findings merged:
+  // nothing here depends on the thread count, since an owner keeps the smallest key of each
+  // state whatever order its steps arrive in.
+  void expand_round(std::size_t from, std::size_t to, std::vector<std::vector<std::byte>>& out) {
+    std::vector<Expander> expanders(threads_);
+    on_threads(threads_, [&](std::size_t t) {
+      Expander& x = expanders[t];
+      x.out.resize(static_cast<std::size_t>(size_));
+      x.findings.reset(result_.properties.size(), rule_);
+      try {
+        for (std::size_t i = from + (to - from) * t / threads_;
+             i < from + (to - from) * (t + 1) / threads_; ++i) {
+          expand(i, x);
+        }
+      } catch (const std::bad_alloc&) {
+        x.oom = true;
+      } catch (const std::exception& e) {
+        x.error = e.what();
+      } catch (...) {
+        x.error = "unknown exception";
+      }
+    });
+    for (Expander& x : expanders) {
+      oom_ = oom_ || x.oom;
+      if (error_.empty()) {
+        error_ = x.error;
+      }
+      findings_.merge(x.findings);
+      for (std::size_t r = 0; r < out.size(); ++r) {
+        out[r].insert(out[r].end(), x.out[r].begin(), x.out[r].end());
+      }
+    }
+  }
+
+  void expand(std::size_t i, Expander& x) {
+    std::vector<Action>& actions = x.actions;
+    Observation& obs = x.obs;
     const std::uint32_t id = frontier_.ids[i];
     const std::span<const std::byte> encoded = frontier_.encoding(i);
     const State state = codec_.decode(encoded);
-    actions_.clear();
-    model_.enabled_actions(state, actions_);
-    check_action_count(actions_.size());
-    succ_[i] = static_cast<std::uint32_t>(actions_.size());
-    for (std::size_t a = 0; a < actions_.size(); ++a) {
-      obs_.clear();
-      const State next = model_.next_state(state, actions_[a], obs_);
+    actions.clear();
+    model_.enabled_actions(state, actions);
+    check_action_count(actions.size());
+    succ_[i] = static_cast<std::uint32_t>(actions.size());
+    for (std::size_t a = 0; a < actions.size(); ++a) {
+      obs.clear();
+      const State next = model_.next_state(state, actions[a], obs);
       const std::uint64_t fingerprint = model_.fingerprint(next);
       const std::uint64_t key = key_of(id, a);
-      std::vector<std::byte>& batch = out[owner(fingerprint)];
+      std::vector<std::byte>& batch = x.out[owner(fingerprint)];
       append_u64(batch, fingerprint);
       append_u64(batch, key);
       const std::size_t length_at = batch.size();
       append_u64(batch, std::uint64_t{0});
       codec_.encode(next, encoded, a, batch);
       std::uint64_t length = batch.size() - length_at - sizeof(std::uint64_t);
-      if (!obs_.violated.empty() && !stops_at_first()) {
+      if (!obs.violated.empty() && !stops_at_first()) {
         length |= kViolatingBit;  // the owner records the state this step enters
       }
       std::memcpy(batch.data() + length_at, &length, sizeof(length));
       // The violating steps' states are recorded by their owner (receive()).
-      findings_.note(obs_, key, fingerprint, result_.properties, decided_, rule_, false);
+      x.findings.note(obs, key, fingerprint, result_.properties, decided_, rule_, false);
     }
   }
 };

@@ -223,6 +223,8 @@ int main(int argc, char** argv) {
       limits.max_states = std::stoull(value());
     else if (arg == "--max-depth")
       limits.max_depth = static_cast<std::uint32_t>(std::stoul(value()));
+    else if (arg == "--threads")
+      opts.threads = static_cast<unsigned>(std::stoul(value()));
     else if (arg == "--fail-rank")
       settings.fail_rank = std::stoi(value());
     else if (arg == "--kill-rank")

@@ -39,7 +39,6 @@ class RankCommit : protected RankSearch<M> {
   using typename RankSearch<M>::Action;
   using Base = RankSearch<M>;
   using Base::action_;
-  using Base::actions_;
   using Base::all_decided;
   using Base::candidates_;
   using Base::capacity_;
@@ -70,7 +69,6 @@ class RankCommit : protected RankSearch<M> {
   using Base::memory_bytes;
   using Base::model_;
   using Base::next_progress_;
-  using Base::obs_;
   using Base::oom_;
   using Base::opts_;
   using Base::owner;
@@ -87,6 +85,7 @@ class RankCommit : protected RankSearch<M> {
   using Base::stop_for;
   using Base::stops_at_first;
   using Base::succ_;
+  using Base::threads_;
   using Base::transitions_;
   using Base::visited_;
   using typename Base::Candidate;

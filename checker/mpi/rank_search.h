@@ -50,6 +50,7 @@ class RankSearch {
         ranks_(comm),
         rank_(ranks_.rank()),
         size_(ranks_.size()),
+        threads_(std::max(1U, opts.threads)),
         codec_(model),
         capacity_(state_capacity(limits, kMaxIds)) {}
 
@@ -57,7 +58,7 @@ class RankSearch {
   static constexpr bool kPacked = StateCodec<M>::kPacked;
   static constexpr bool kRaw = StateCodec<M>::kRaw;
   static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
-  static constexpr std::size_t kRoundParents = 2048;  // frontier states per rank per round
+  static constexpr std::size_t kRoundParents = 2048;  // frontier states per thread per round
   // Set in a step record's length word when the step violated a property and every
   // violating state is recorded (per property, or past the first violation).
   static constexpr std::uint64_t kViolatingBit = std::uint64_t{1} << 63;
@@ -166,6 +167,7 @@ class RankSearch {
   const RankGroup ranks_;
   const int rank_;
   const int size_;
+  const unsigned threads_;  // expanding this rank's part of a round
   const StateCodec<M> codec_;
   const std::uint64_t capacity_;
   const Stopwatch clock_;
@@ -194,8 +196,6 @@ class RankSearch {
   // What this rank's steps found (checker/level_findings.h); its `violating` holds the
   // violating steps into states this rank owns, when all are recorded.
   LevelFindings findings_;
-  std::vector<Action> actions_;
-  Observation obs_;
 
   Result<Action> result_;
 };
