@@ -1,5 +1,5 @@
 // Symmetry: pods the model cannot tell apart, and the canonical fingerprint of a state under
-// permutations of them (SPEC §10). A state is stored by the fingerprint of a representative of
+// permutations of them (SPEC §12). A state is stored by the fingerprint of a representative of
 // its class — the same state with interchangeable pods renamed — so a search visits one state
 // of each class; the states it stores and the paths it records stay real ones.
 #pragma once
@@ -30,8 +30,8 @@ class Symmetry {
   /// What the classes compare; every field but `priority` true is the sound relation. The
   /// others exist so that a test can show the soundness comparison catching an unsound one.
   struct Options {
-    bool priority = true;  ///< pods of different priority are told apart
-    bool starts = true;    ///< start order is normalized (PodRenaming::normalize_starts)
+    bool priority = true;        ///< pods of different priority are told apart
+    bool starts = true;          ///< start order is normalized (PodRenaming::normalize_starts)
     bool forget_starts = false;  ///< unsound: every start order forgotten, even where it decides
   };
 

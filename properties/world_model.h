@@ -56,7 +56,7 @@ class WorldModel {
       return symmetry_->fingerprint(s.world, s.ledger);
     return s.ledger.fingerprint(s.world.fingerprint());
   }
-  /// Applies reduction `r` from now on (SPEC §10): with Reduction::kSymmetry, states whose
+  /// Applies reduction `r` from now on (SPEC §12): with Reduction::kSymmetry, states whose
   /// interchangeable pods are renamed share one fingerprint. `options` choose the classes
   /// (the default is the sound relation).
   void reduce(Reduction r, Symmetry::Options options = {});
