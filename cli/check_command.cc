@@ -52,6 +52,8 @@ std::string command_line(const CheckOptions& o) {
     out += " --out " + o.out_dir;
   if (o.stop_at_first)
     out += " --stop-at-first";
+  if (o.reduce != Reduction::kNone)
+    out += fmt::format(" --reduce={}", reduction_name(o.reduce));
   if (o.liveness)
     out += o.unfair ? " --liveness --unfair" : " --liveness";
   return out;
@@ -91,6 +93,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     fmt::print(err,
                "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
                "--expect-violated, --junit and --json\n");
+    return kExitBadInput;
+  }
+  if (options.liveness && options.reduce != Reduction::kNone) {
+    fmt::print(err, "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
     return kExitBadInput;
   }
   if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
@@ -163,6 +169,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   auto cluster = std::make_shared<const Cluster>(scenario);
   WorldModel model(cluster, options.checked);
+  model.reduce(options.reduce);
   checker::Limits limits = options.limits;
   // SIGINT and SIGTERM stop the search at its next safe point; what it found is reported.
   const InterruptSignals signals;
@@ -248,6 +255,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   report::CheckReport shown{scenario, source,          r,       trips,
                             steps,    options.checked, written, std::move(others)};
   shown.write_error = write_error;
+  shown.reduction = std::string(reduction_name(options.reduce));
   if (gated) {
     shown.expectations = &expectations;
     if (!options.junit_path.empty()) {

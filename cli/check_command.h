@@ -11,6 +11,7 @@
 #include "checker/explore_types.h"
 #include "cli/common.h"
 #include "impl/scenario.h"
+#include "properties/symmetry.h"
 #include "spec/property.h"
 
 namespace preemptcheck::cli {
@@ -27,6 +28,8 @@ struct CheckOptions {
   bool json = false;
   std::string out_dir;   ///< when set, each violated property's counterexample is written there
   unsigned threads = 0;  ///< worker threads; 0: std::thread::hardware_concurrency()
+  /// --reduce: the state-space reduction the search applies (SPEC §12).
+  Reduction reduce = Reduction::kNone;
   /// --max-memory in bytes; unset: 80% of physical memory.
   std::optional<std::uint64_t> max_memory;
   bool quiet = false;          ///< no progress line on stderr

@@ -177,6 +177,21 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
                  "Worker threads (default: the machine's cores); every result is the same for "
                  "every N");
   app.add_option_function<std::string>(
+         "--reduce",
+         [&o](const std::string& v) {
+           if (v == "none") {
+             o.reduce = Reduction::kNone;
+           } else if (v == "symmetry") {
+             o.reduce = Reduction::kSymmetry;
+           } else {
+             throw CLI::ValidationError(
+                 fmt::format("--reduce expects none or symmetry, got '{}'", v));
+           }
+         },
+         "State-space reduction: none (the default) or symmetry (interchangeable pods are "
+         "stored once per renaming, SPEC §12); verdicts and counterexamples are the same")
+      ->type_name("R");
+  app.add_option_function<std::string>(
          "--max-memory",
          [&o](const std::string& v) {
            const auto bytes = parse_memory_size(v);

@@ -122,6 +122,8 @@ using EventQueue = BoundedVec<WatchEvent, kMaxEvents>;
 using ActiveQueue = BoundedVec<PodId, kMaxActive>;
 using JobList = BoundedVec<Job, kMaxJobs>;
 
+class PodRenaming;
+
 /// The cluster and the scheduler.
 class World {
  public:
@@ -242,6 +244,9 @@ class World {
   friend bool operator==(const World&, const World&) = default;
 
  private:
+  /// Symmetry reduction renames interchangeable pods in every field (properties/symmetry.h).
+  friend class PodRenaming;
+
   // api_server.cc
   void write(PodId p, const PodObj& obj, EventType type, StepReport& report);
   /// The failure handler's or the executor's status PATCH of p's nominatedNodeName to

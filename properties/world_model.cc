@@ -48,6 +48,13 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
   }
 }
 
+void WorldModel::reduce(Reduction r, Symmetry::Options options) {
+  reduction_ = r;
+  symmetry_.reset();
+  if (r == Reduction::kSymmetry)
+    symmetry_ = std::make_shared<const Symmetry>(*cluster_, options);
+}
+
 void WorldModel::report(const spec::Findings& v, checker::Observation& obs) const {
   for (const auto& [property, message] : v.violated) {
     if (checked_.test(static_cast<size_t>(property))) {

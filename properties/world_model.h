@@ -13,6 +13,7 @@
 
 #include "checker/model.h"
 #include "impl/world.h"
+#include "properties/symmetry.h"
 #include "spec/monitor.h"
 #include "spec/round_trips.h"
 
@@ -49,9 +50,17 @@ class WorldModel {
   WorldState next_state(const WorldState& s, const Action& a, checker::Observation& obs) const;
   void check_initial(const WorldState& s, checker::Observation& obs) const;
   /// Covers the World and the ledger both.
+  /// With a reduction (reduce()), the fingerprint of the state's representative.
   std::uint64_t fingerprint(const WorldState& s) const {
+    if (symmetry_)
+      return symmetry_->fingerprint(s.world, s.ledger);
     return s.ledger.fingerprint(s.world.fingerprint());
   }
+  /// Applies reduction `r` from now on (SPEC §12): with Reduction::kSymmetry, states whose
+  /// interchangeable pods are renamed share one fingerprint. `options` choose the classes
+  /// (the default is the sound relation).
+  void reduce(Reduction r, Symmetry::Options options = {});
+  Reduction reduction() const { return reduction_; }
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
 
   /// The packed encoding the explorer's frontier stores: the state's bytes XORed with the
@@ -82,6 +91,8 @@ class WorldModel {
   std::uint64_t fixed_blocks_ = 0;
   std::bitset<spec::kPropertyCount> checked_;
   std::vector<checker::PropertyInfo> properties_;
+  Reduction reduction_ = Reduction::kNone;
+  std::shared_ptr<const Symmetry> symmetry_;  ///< set under Reduction::kSymmetry
   struct Peaks {
     std::atomic<std::uint32_t> sync{0};
     std::atomic<std::uint32_t> async{0};

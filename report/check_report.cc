@@ -77,7 +77,7 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                  const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                  const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
                  const std::vector<OtherViolation>& others, const std::string& write_error,
-                 bool gated, std::ostream& out) {
+                 bool gated, const std::string& reduction, std::ostream& out) {
   // Under a gate the exit code is the gate's, printed after the expectations.
   const auto exit_mark = [gated](int code) {
     return gated ? std::string() : fmt::format(" (exit {})", code);
@@ -85,6 +85,8 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
   fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   fmt::print(out, "explored   {}\n", stats_line(r.stats));
+  if (reduction != "none")
+    fmt::print(out, "reduction  {}: the states are counted once per renaming\n", reduction);
   fmt::print(out, "           {}\n", collision_line(r.stats));
   fmt::print(out,
              "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
@@ -210,7 +212,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                 const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
                 const std::vector<OtherViolation>& others, const std::string& write_error,
-                const std::vector<Expectation>* expectations, int exit_code, std::ostream& out) {
+                const std::vector<Expectation>* expectations, int exit_code,
+                const std::string& reduction, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
   j["source"] = source;
@@ -233,7 +236,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 {"peak_rss_bytes", r.stats.peak_rss_bytes},
                 {"collision_probability", r.stats.collision_probability},
                 {"collision_probability_optimistic", r.stats.collision_probability_optimistic},
-                {"blocking_round_trips", {{"sync", trips.sync}, {"async", trips.async}}}};
+                {"blocking_round_trips", {{"sync", trips.sync}, {"async", trips.async}}},
+                {"reduction", reduction}};
   Json properties = Json::array();
   Json witnesses = Json::object();
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -308,7 +312,7 @@ std::string progress_line(const checker::Stats& s) {
 
 void print_check_text(const CheckReport& c, std::ostream& out) {
   print_human(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-              c.write_error, c.expectations != nullptr, out);
+              c.write_error, c.expectations != nullptr, c.reduction, out);
   if (c.expectations == nullptr)
     return;
   print_expectations(*c.expectations, out);
@@ -322,7 +326,7 @@ void print_check_text(const CheckReport& c, std::ostream& out) {
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {
   print_json(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-             c.write_error, c.expectations, exit_code, out);
+             c.write_error, c.expectations, exit_code, c.reduction, out);
 }
 
 }  // namespace preemptcheck::report

@@ -49,6 +49,8 @@ struct CheckReport {
   /// Why a counterexample file could not be written (the path and the system's reason); empty
   /// when none failed.
   std::string write_error = {};
+  /// The reduction the search applied: "none" or "symmetry".
+  std::string reduction = "none";
 };
 
 /// The text summary: scenario, mechanisms, statistics, blocking round trips, each safety

@@ -45,6 +45,9 @@ class Ledger {
   friend bool operator==(const Ledger&, const Ledger&) = default;
 
  private:
+  /// Symmetry reduction renames interchangeable pods (properties/symmetry.h).
+  friend class preemptcheck::PodRenaming;
+
   PodArray<PodSet> chosen_by_;
   PodArray<NodeId> standing_;
 };

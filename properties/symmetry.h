@@ -1,0 +1,91 @@
+// Symmetry: pods the model cannot tell apart, and the canonical fingerprint of a state under
+// permutations of them (SPEC §12). A state is stored by the fingerprint of a representative of
+// its class — the same state with interchangeable pods renamed — so a search visits one state
+// of each class; the states it stores and the paths it records stay real ones.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "impl/cluster.h"
+
+namespace preemptcheck {
+
+class World;
+namespace spec {
+class Ledger;
+}
+
+/// The reductions a check may apply (`--reduce`).
+enum class Reduction : std::uint8_t { kNone, kSymmetry };
+
+/// "none" or "symmetry".
+std::string_view reduction_name(Reduction r);
+
+/// The symmetry classes of a cluster and the canonical relabelling of its states.
+class Symmetry {
+ public:
+  /// What the classes compare; every field but `priority` true is the sound relation. The
+  /// others exist so that a test can show the soundness comparison catching an unsound one.
+  struct Options {
+    bool priority = true;        ///< pods of different priority are told apart
+    bool starts = true;          ///< start order is normalized (PodRenaming::normalize_starts)
+    bool forget_starts = false;  ///< unsound: every start order forgotten, even where it decides
+  };
+
+  explicit Symmetry(const Cluster& cluster) : Symmetry(cluster, Options{}) {}
+  Symmetry(const Cluster& cluster, Options options);
+
+  /// The class of pod p: pods of one class are equal in every attribute the model reads.
+  std::uint8_t class_of(PodId p) const { return class_[p]; }
+  /// Whether some class has two pods or more (otherwise nothing is reduced).
+  bool reduces() const { return reduces_; }
+  /// The number of classes.
+  int class_count() const { return class_count_; }
+
+  /// The fingerprint of the representative of (world, ledger): World::fingerprint extended by
+  /// Ledger::fingerprint, of the state with the pods of each class renamed into a canonical
+  /// order. Equal for two states one of which is the other with pods of a class renamed
+  /// (exactly so when their pods are told apart by what the canonical order reads; otherwise
+  /// the two are merely stored twice).
+  std::uint64_t fingerprint(const World& world, const spec::Ledger& ledger) const;
+
+  /// The renaming the canonical order applies to (world, ledger): pod p becomes to[p].
+  std::array<PodId, kMaxPods> canonical_renaming(const World& world,
+                                                 const spec::Ledger& ledger) const;
+
+ private:
+  Options options_;
+  int pod_count_ = 0;
+  int class_count_ = 0;
+  bool reduces_ = false;
+  std::array<std::uint8_t, kMaxPods> class_{};
+  /// The members of each class in PodId order.
+  std::vector<std::vector<PodId>> members_;
+};
+
+/// Renames the pods of a World and of a Ledger: pod p becomes to[p], in every per-pod field
+/// and every field that names a pod. `to` must be a permutation of the cluster's pods.
+class PodRenaming {
+ public:
+  static World rename(const World& w, const std::array<PodId, kMaxPods>& to);
+  /// Start order as the model reads it: only compared (earlier is more important), and only
+  /// for pods that still exist somewhere (the API server, the informer's view or a pending
+  /// watch event). Forgets the start of pods that exist nowhere and numbers the others 0, 1,
+  /// 2… in their order, the next start after them.
+  static void normalize_starts(World& w);
+  /// Symmetry::Options::forget_starts, for the soundness tests only.
+  static void forget_starts(World& w);
+  static spec::Ledger rename(const spec::Ledger& l, const std::array<PodId, kMaxPods>& to,
+                             int pod_count);
+  /// Each pod's signature: a digest of what the state says of it, naming other pods only by
+  /// their class (`class_of`), so that renaming pods within classes carries each signature
+  /// along with its pod.
+  static void signatures(const World& w, const spec::Ledger& l,
+                         const std::array<std::uint8_t, kMaxPods>& class_of,
+                         std::array<std::uint64_t, kMaxPods>& out);
+};
+
+}  // namespace preemptcheck
