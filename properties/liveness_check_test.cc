@@ -11,6 +11,7 @@
 #include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
 #include "impl/mechanisms.h"
+#include "spec/liveness.h"
 
 namespace preemptcheck {
 namespace {
@@ -148,6 +149,26 @@ TEST(propertiesLiveness, ASecondSchedulerThatPutsTheReturningVictimBackMakesAPre
     EXPECT_TRUE(fair.returns);
     EXPECT_EQ(fair.message, cx.message);
   }
+}
+
+TEST(propertiesLiveness, ASecondSchedulersPodIsNotThisSchedulersToPlace) {
+  // no-starvation asks nothing of a second scheduler's pod: it is never pending for this
+  // scheduler, however long its own scheduler leaves it unbound.
+  const Cluster cluster(scenario("returning-victim", "reference"));
+  World w(cluster);
+  const PodId victim = cluster.find_pod("victim").value();
+  const PodId p_high = cluster.find_pod("p-high").value();
+  EXPECT_TRUE(spec::is_pending(w, p_high));
+  for (const char* line : {"schedule p-high", "evict p-high victim", "terminate victim",
+                           "recreate victim", "observe", "observe", "observe", "observe"}) {
+    const auto a = parse_action(line, cluster);
+    ASSERT_TRUE(a && w.is_enabled(*a)) << line;
+    w.apply(*a);
+  }
+  ASSERT_TRUE(w.api(victim).exists);
+  ASSERT_EQ(w.api(victim).node, kNoNode);
+  EXPECT_FALSE(spec::is_pending(w, victim));
+  EXPECT_FALSE(spec::could_progress(w, victim));
 }
 
 TEST(propertiesLiveness, TheReturningVictimsLoopClosesWhenNominationsAreRespected) {
