@@ -180,8 +180,13 @@ TEST(ReplayEdits, EveryEditOfEveryCommittedFileExitsTwoNamingTheStepOrField) {
       std::ostringstream err;
       const int rc = run_replay(o, out, err);
       EXPECT_EQ(rc, kExitBadInput) << edit.name << " of " << file << "\n" << out.str() << err.str();
-      EXPECT_NE(err.str().find(edit.names), std::string::npos)
-          << edit.name << " of " << file << ": expected the error to name '" << edit.names << "'\n"
+      // A lasso's loop cannot stand with a safety property: the error names `loop`.
+      const bool lasso = std::any_of(original.begin(), original.end(),
+                                     [](const std::string& l) { return l.starts_with("loop: "); });
+      const std::string names =
+          lasso && edit.name == "property" ? std::string("'loop'") : edit.names;
+      EXPECT_NE(err.str().find(names), std::string::npos)
+          << edit.name << " of " << file << ": expected the error to name '" << names << "'\n"
           << err.str();
       ++checked;
     }

@@ -35,6 +35,16 @@ check() {
   fi
 }
 
+# check_liveness SCENARIO-ARGS...: a lasso counterexample to no-starvation (`check --liveness`,
+# which builds the whole graph and so takes no --stop-at-first), written to counterexamples/.
+check_liveness() {
+  if "$bin" check "$@" --liveness --out counterexamples --quiet >/dev/null; then rc=0; else rc=$?; fi
+  if [ "$rc" -ne 1 ]; then
+    echo "regenerate.sh: 'preemptcheck check $* --liveness' exited $rc, expected 1 (a lasso)" >&2
+    exit 1
+  fi
+}
+
 # The races of the switch table (counterexamples/README.md explains each).
 check --inflight=off
 check scenarios/nomination-window.yaml --nomination=async
@@ -62,6 +72,8 @@ check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-d
 # With the API dispatcher an older nomination patch is sent and delivered after the pod was
 # re-nominated elsewhere (SPEC §8 F12).
 check scenarios/g7-higher-takes-place.yaml --profile kubernetes-1.35 --property no-double-claim
+# #130429: a second scheduler puts the re-created victim back; the preemptor loops forever.
+check_liveness scenarios/returning-victim.yaml --profile kubernetes-1.35
 
 # One picture: the whole state graph of a lost wake-up, its counterexample drawn bold.
 if command -v dot >/dev/null 2>&1; then

@@ -30,8 +30,9 @@ constexpr std::array<std::string_view, 12> kTopKeys = {
     "mechanisms", "expect",      "arrival-order", "allow-overcommitted-start"};
 constexpr std::array<std::string_view, 2> kExpectKeys = {"bound", "not-bound"};
 constexpr std::array<std::string_view, 4> kNodeKeys = {"name", "cpu", "memory", "arrives"};
-constexpr std::array<std::string_view, 8> kPodKeys = {
-    "name", "priority", "cpu", "memory", "node", "arrives", "preemption-policy", "labels"};
+constexpr std::array<std::string_view, 10> kPodKeys = {
+    "name",    "priority",          "cpu",    "memory",    "node",
+    "arrives", "preemption-policy", "labels", "scheduler", "recreated"};
 constexpr std::array<std::string_view, 4> kPdbKeys = {"name", "selector", "min-available",
                                                       "max-unavailable"};
 constexpr std::array<std::string_view, 5> kFaultKeys = {
@@ -349,6 +350,19 @@ class Loader : StrictYaml {
     }
     if (const Field* f = fields.find("labels"))
       p.labels = labels(*f);
+    if (const Field* f = fields.find("scheduler")) {
+      const std::string name = text(*f);
+      if (name != "this" && name != "second" && name != "second-nomination-aware") {
+        fail(*f, fmt::format("expected this, second or second-nomination-aware for 'scheduler', "
+                             "got {}",
+                             describe(f->value)));
+      }
+      p.scheduler = name == "second"                    ? PodScheduler::kSecond
+                    : name == "second-nomination-aware" ? PodScheduler::kSecondAware
+                                                        : PodScheduler::kThis;
+    }
+    if (const Field* f = fields.find("recreated"))
+      p.recreated = boolean(*f);
     if (node_field && used != nullptr)  // null with `allow-overcommitted-start`
       check_admitted(*this, *node_field, p, nodes, (*used)[p.node]);
     return p;

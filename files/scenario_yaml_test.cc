@@ -468,6 +468,39 @@ TEST(cliScenarioYamlErrors, UnknownPreemptionPolicy) {
                        5, 34, "expected PreemptLowerPriority or Never for 'preemption-policy'"));
 }
 
+TEST(cliScenarioYaml, LoadsASecondSchedulersRecreatedPod) {
+  const std::string text = kHead +
+                           "nodes: [{name: a, cpu: 1}]\n"
+                           "pods:\n"
+                           "  - {name: v, cpu: 1, node: a, scheduler: second, recreated: true}\n"
+                           "  - {name: w, scheduler: second-nomination-aware}\n"
+                           "  - {name: p, scheduler: this}\n";
+  const Scenario s = load_scenario_text(text, kFile);
+  EXPECT_EQ(s.pods[0].scheduler, PodScheduler::kSecond);
+  EXPECT_TRUE(s.pods[0].recreated);
+  EXPECT_EQ(s.pods[1].scheduler, PodScheduler::kSecondAware);
+  EXPECT_FALSE(s.pods[1].recreated);
+  EXPECT_EQ(s.pods[2].scheduler, PodScheduler::kThis);
+  const std::string yaml = scenario_to_yaml(s);
+  EXPECT_NE(yaml.find("node: a, scheduler: second, recreated: true}"), std::string::npos) << yaml;
+  const Scenario back = load_scenario_text(yaml, kFile);
+  EXPECT_EQ(back.pods[1].scheduler, PodScheduler::kSecondAware);
+  EXPECT_TRUE(back.pods[0].recreated);
+  // Written only when set: a scenario without them keeps its text (and its digest).
+  EXPECT_EQ(yaml.find("scheduler: this"), std::string::npos) << yaml;
+}
+
+TEST(cliScenarioYamlErrors, UnknownSchedulerOrRecreated) {
+  EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\n"
+                               "pods:\n"
+                               "  - {name: p, scheduler: third}\n",
+                       5, 26, "expected this, second or second-nomination-aware for 'scheduler'"));
+  EXPECT_TRUE(fails_at(kHead + "nodes: [{name: a, cpu: 1}]\n"
+                               "pods:\n"
+                               "  - {name: p, recreated: often}\n",
+                       5, 26, "'recreated'"));
+}
+
 TEST(cliScenarioYaml, LoadsRestartsAndDeletions) {
   const Scenario s = load_scenario_text(kBody + "faults: {restarts: 1, deletions: 2}\n", kFile);
   EXPECT_EQ(s.faults.restarts, 1);

@@ -82,6 +82,12 @@ std::string scenario_to_yaml(const Scenario& s) {
       e.push_back("arrives: later");
     if (p.preempt_never)
       e.push_back("preemption-policy: Never");
+    if (p.scheduler != PodScheduler::kThis) {
+      e.push_back(p.scheduler == PodScheduler::kSecond ? "scheduler: second"
+                                                       : "scheduler: second-nomination-aware");
+    }
+    if (p.recreated)
+      e.push_back("recreated: true");
     if (!p.labels.empty())
       e.push_back(fmt::format("labels: {}", flow_map(p.labels)));
     items.push_back(flow_entries(e));

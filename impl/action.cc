@@ -16,7 +16,7 @@ struct KindInfo {
                   // pod and a node)
 };
 
-constexpr std::array<KindInfo, 20> kKinds = {{
+constexpr std::array<KindInfo, 21> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -37,6 +37,7 @@ constexpr std::array<KindInfo, 20> kKinds = {{
     {ActionKind::kLateBind, "late-bind", 1},
     {ActionKind::kLateEvict, "late-evict", 1},
     {ActionKind::kStatusPatch, "status-patch", 1},
+    {ActionKind::kRecreate, "recreate", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }

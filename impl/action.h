@@ -35,6 +35,7 @@ enum class ActionKind : std::uint8_t {
   kLateEvict,         ///< an eviction the scheduler's executor sent before it restarted lands
   kStatusPatch,       ///< api-calls=dispatched: the API dispatcher executes a pod's queued
                       ///< status patch
+  kRecreate,          ///< a controller re-creates its deleted pod (`recreated: true`)
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or

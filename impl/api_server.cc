@@ -132,7 +132,8 @@ void World::delete_pod(PodId p, StepReport& report) {
 }
 
 void World::external_bind(PodId p, NodeId n, StepReport& report) {
-  --external_bindings_left_;
+  if (!is_second_schedulers(p))
+    --external_bindings_left_;
   // Another scheduler or controller binds p through the binding API. The API server sets
   // nodeName and clears nominatedNodeName (PR #132443, merged; its code not read, so not
   // citable here), as it does for kube-scheduler's own binding (land_binding). Nothing in
@@ -155,6 +156,76 @@ void World::create_node(NodeId n, StepReport& report) {
     lister_[p] = api_[p];
   }
   move_on_node_add(n, report);  // queue.cc
+}
+
+bool World::is_second_schedulers(PodId p) const {
+  return cluster_->scenario().pods[p].scheduler != PodScheduler::kThis;
+}
+
+bool World::second_scheduler_fits(PodId p, NodeId n) const {
+  // #130429: a second scheduler places its pending pod where it fits beside what the API
+  // server has on the node. It does not see kube-scheduler's nominations as claims: its
+  // nominator is fed only by the unscheduled pods its own informer filter lets through,
+  // those whose schedulerName it handles (responsibleForPod in
+  // pkg/scheduler/eventhandlers.go; seen here at no named commit, so not citable here). With
+  // PodScheduler::kSecondAware it keeps clear of the nominatedNodeName the API server shows
+  // for pods of priority >= its own, kube-scheduler's own two-pass rule (fits()), the
+  // setting in which the loop of #130429 closes.
+  const PodObj& o = api_[p];
+  if (!o.exists || o.terminating || o.node != kNoNode || !node_exists(n))
+    return false;
+  PodSet claims = ground_pods(n);
+  if (cluster_->scenario().pods[p].scheduler == PodScheduler::kSecondAware) {
+    for (PodId q = 0; q < api_.size(); ++q) {
+      if (q != p && api_[q].exists && api_[q].node == kNoNode && api_[q].nominated == n &&
+          cluster_->priority(q) >= cluster_->priority(p)) {
+        claims |= pod_bit(q);
+      }
+    }
+  }
+  Resources used = sum_requests(claims);
+  used += cluster_->request(p);
+  return used.fits_in(cluster_->capacity(n));
+}
+
+bool World::can_recreate(PodId p) const {
+  // The controller (a ReplicaSet, say) sees its pod gone and creates a replacement from the
+  // same template (not citable here: the ReplicaSet controller's code was not read). The
+  // model reuses the pod's slot: same spec, a new object.
+  return cluster_->scenario().pods[p].recreated && !api_[p].exists && !has_pod(uncreated_, p);
+}
+
+void World::recreate(PodId p, StepReport& report) {
+  // Start orders only rank running pods. Renumbered here to 0, 1, … in their order, every
+  // copy of them alike (API server, informer, pending events), so that a pod that has come
+  // back and been bound again returns the world to a state it had before: the state graph
+  // closes a cycle instead of counting bindings forever.
+  std::array<bool, 256> used{};
+  const auto mark = [&](const PodObj& o) { used[o.start] = true; };
+  for (PodId q = 0; q < api_.size(); ++q) {
+    mark(api_[q]);
+    mark(lister_[q]);
+  }
+  for (const WatchEvent& e : events_)
+    mark(e.obj);
+  std::array<std::uint8_t, 256> rank{};
+  std::uint8_t next = 0;
+  for (size_t s = 0; s < 0xff; ++s) {
+    if (used[s])
+      rank[s] = next++;
+  }
+  rank[0xff] = 0xff;
+  const auto renumber = [&](PodObj& o) { o.start = rank[o.start]; };
+  for (PodId q = 0; q < api_.size(); ++q) {
+    renumber(api_[q]);
+    renumber(lister_[q]);
+  }
+  for (WatchEvent& e : events_)
+    renumber(e.obj);
+  next_start_ = next;
+  PodObj obj;
+  obj.exists = true;
+  write(p, obj, EventType::kAdded, report);
 }
 
 }  // namespace preemptcheck

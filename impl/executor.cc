@@ -40,6 +40,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
     case ActionKind::kStatusPatch:
+    case ActionKind::kRecreate:
       return false;
   }
   return false;

@@ -35,6 +35,11 @@ bool World::is_running_preemption(PodId p) const {
 }
 
 void World::add_to_queue(PodId p, StepReport& report) {
+  // A pod of a second scheduler never enters kube-scheduler's queue: the informer's filter
+  // hands the queue only pods whose schedulerName it handles (responsibleForPod; not citable
+  // here, see second_scheduler_fits).
+  if (is_second_schedulers(p))
+    return;
   backoff_ &= ~pod_bit(p);
   error_backoff_ &= ~pod_bit(p);
   // PreEnqueue: DefaultPreemption keeps a pod that is running preemption out of activeQ.

@@ -36,6 +36,12 @@ struct NodeSpec {
   bool arrives_later = false;
 };
 
+/// Which scheduler places a pod (spec.schedulerName). kube-scheduler's informer hands it
+/// only the unscheduled pods it is responsible for; a pod of a second scheduler is placed by
+/// that scheduler's `external-bind` steps (#130429). kSecondAware: the second scheduler keeps
+/// clear of the space the API server shows nominated to pods of priority >= its pod's.
+enum class PodScheduler : std::uint8_t { kThis, kSecond, kSecondAware };
+
 /// A pod. Running pods name their node; pending pods leave it empty.
 struct PodSpec {
   std::string name;
@@ -45,6 +51,10 @@ struct PodSpec {
   std::string node;            ///< the node it runs on; empty for a pending pod
   bool arrives_later = false;  ///< created by a `create` action instead of at the start
   bool preempt_never = false;  ///< PreemptionPolicy=Never
+  PodScheduler scheduler = PodScheduler::kThis;
+  /// Owned by a controller that creates it again, same spec and new identity, whenever it
+  /// is deleted (`recreate`), with no bound on how often.
+  bool recreated = false;
   std::map<std::string, std::string> labels;
 };
 

@@ -330,6 +330,9 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
           moves(c, step));
     }
     case ActionKind::kExternalBind:
+      if (c.scenario().pods[a.pod].scheduler != PodScheduler::kThis)
+        return fmt::format("the second scheduler binds {} to {}", c.pod_name(a.pod),
+                           c.node_name(a.node));
       return fmt::format(
           "another component binds {} to {} (nominated to {}); only the informer "
           "will tell kube-scheduler",
@@ -368,6 +371,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       }
       return fmt::format("the API dispatcher sends {}'s status patch: nominatedNodeName {}",
                          c.pod_name(a.pod), node_name(c, after.api(a.pod).nominated));
+    case ActionKind::kRecreate:
+      return fmt::format("{}'s controller creates it again, a new object", c.pod_name(a.pod));
   }
   return {};
 }

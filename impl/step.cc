@@ -164,9 +164,19 @@ void World::enabled_actions(std::vector<Action>& out) const {
   // A backoff may expire at any moment: the model has no clock.
   for (PodId p : pods_in(backoff_))
     out.push_back({ActionKind::kBackoffExpires, p, kNoPod});
+  // Pods of a second scheduler and pods a controller re-creates (#130429): their steps are
+  // not bounded, so a victim that comes back closes a cycle in the state graph.
+  for (PodId p = 0; p < n; ++p) {
+    if (can_recreate(p))
+      out.push_back({ActionKind::kRecreate, p, kNoPod});
+    for (NodeId m = 0; m < cluster_->node_count() && is_second_schedulers(p); ++m) {
+      if (can_bind_externally(p, m))
+        out.push_back({ActionKind::kExternalBind, p, kNoPod, m});
+    }
+  }
   if (external_bindings_left_ > 0) {
     for (PodId p = 0; p < n; ++p) {
-      for (NodeId m = 0; m < cluster_->node_count(); ++m) {
+      for (NodeId m = 0; m < cluster_->node_count() && !is_second_schedulers(p); ++m) {
         if (can_bind_externally(p, m))
           out.push_back({ActionKind::kExternalBind, p, kNoPod, m});
       }
@@ -205,6 +215,8 @@ bool World::can_bind_externally(PodId p, NodeId n) const {
   // fits beside what the API server has there, so that the other component is not itself
   // the one that overcommits.
   const PodObj& o = api_[p];
+  if (is_second_schedulers(p))
+    return second_scheduler_fits(p, n);
   if (!o.exists || o.terminating || o.node != kNoNode || o.nominated == kNoNode ||
       o.nominated == n || binding_[p] != kNoNode || in_flight_ == p || !node_exists(n)) {
     return false;
@@ -312,7 +324,19 @@ std::string World::why_not_enabled(const Action& a) const {
         return "status patches are sent by their callers (status-patch exists only with "
                "--api-calls=dispatched)";
       return fmt::format("no status patch of {} is queued in the API dispatcher", p);
+    case ActionKind::kRecreate:
+      return fmt::format("{} is not a deleted pod its controller re-creates (`recreated: true`)",
+                         p);
     case ActionKind::kExternalBind:
+      if (a.pod != kNoPod && is_second_schedulers(a.pod)) {
+        return fmt::format(
+            "{} is not pending, or does not fit on {} beside the pods the API "
+            "server has there{}",
+            p, a.node == kNoNode ? std::string("the node") : c.node_name(a.node),
+            c.scenario().pods[a.pod].scheduler == PodScheduler::kSecondAware
+                ? " and the nominations of priority >= its own"
+                : "");
+      }
       if (external_bindings_left_ == 0)
         return "no external binding is left in the fault budget";
       return fmt::format(
@@ -385,6 +409,9 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kExternalBind:
       external_bind(a.pod, a.node, report);  // api_server.cc
+      break;
+    case ActionKind::kRecreate:
+      recreate(a.pod, report);  // api_server.cc
       break;
     case ActionKind::kBackoffExpires:
       expire_backoff(a.pod, report);  // queue.cc

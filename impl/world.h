@@ -269,6 +269,13 @@ class World {
   void external_bind(PodId p, NodeId n, StepReport& report);
   /// Whether another component may bind p to n now (`external-bind`).
   bool can_bind_externally(PodId p, NodeId n) const;
+  /// Whether p is placed by a second scheduler (PodSpec::scheduler), and whether that
+  /// scheduler may bind it to n now.
+  bool is_second_schedulers(PodId p) const;
+  bool second_scheduler_fits(PodId p, NodeId n) const;
+  /// Whether p's controller may re-create it now (`recreate`), and does.
+  bool can_recreate(PodId p) const;
+  void recreate(PodId p, StepReport& report);
   // queue.cc
   void add_to_queue(PodId p, StepReport& report);
   /// handleSchedulingFailure's AddUnschedulableIfNotPresent; `event_in_flight`: an event

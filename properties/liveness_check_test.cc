@@ -11,6 +11,7 @@
 #include "files/counterexample_yaml.h"
 #include "files/scenario_yaml.h"
 #include "impl/mechanisms.h"
+#include "spec/liveness.h"
 
 namespace preemptcheck {
 namespace {
@@ -113,6 +114,71 @@ TEST(propertiesLiveness, TheLeadsToFormCountsALegitimateTakeoverAsStarvation) {
   EXPECT_EQ(prefix, std::vector<std::string>({"schedule first", "bind first", "observe"}));
   EXPECT_EQ(cycle, std::vector<std::string>({"schedule second", "flush"}));
   EXPECT_EQ(check_no_starvation(s, 1000, "test").status, checker::LivenessStatus::kHolds);
+}
+
+TEST(propertiesLiveness, ASecondSchedulerThatPutsTheReturningVictimBackMakesAPreemptionLoop) {
+  // #130429: the lasso's prefix and loop lengths as the tool prints them, under the profile
+  // the committed file belongs to and under reference, and a replay that returns.
+  struct Case {
+    const char* profile;
+    std::size_t prefix;
+    std::size_t loop;
+    std::uint64_t states;
+  };
+  for (const Case& c : {Case{"kubernetes-1.35", 7, 11, 561}, Case{"reference", 5, 10, 119}}) {
+    const Scenario s = scenario("returning-victim", c.profile);
+    const LivenessRun run = check_no_starvation(s, 100000, "test");
+    ASSERT_EQ(run.status, checker::LivenessStatus::kViolated) << c.profile;
+    EXPECT_EQ(run.states, c.states) << c.profile;
+    ASSERT_TRUE(run.counterexample);
+    const Counterexample& cx = *run.counterexample;
+    ASSERT_TRUE(cx.loop);
+    EXPECT_EQ(*cx.loop, c.prefix) << c.profile;
+    EXPECT_EQ(cx.steps.size() - *cx.loop, c.loop) << c.profile;
+    EXPECT_EQ(cx.message.rfind("p-high stays pending forever", 0), 0U) << cx.message;
+    bool recreated = false;
+    bool rebound = false;
+    for (std::size_t i = *cx.loop; i < cx.steps.size(); ++i) {
+      recreated = recreated || cx.steps[i].text == "recreate victim";
+      rebound = rebound || cx.steps[i].text == "external-bind victim node-a";
+    }
+    EXPECT_TRUE(recreated && rebound) << c.profile;
+    const Schedule schedule = replay_schedule(s, actions_of(cx));
+    ASSERT_FALSE(schedule.blocked);
+    const LassoVerdict fair = judge_lasso(schedule, *cx.loop, true);
+    EXPECT_TRUE(fair.returns);
+    EXPECT_EQ(fair.message, cx.message);
+  }
+}
+
+TEST(propertiesLiveness, ASecondSchedulersPodIsNotThisSchedulersToPlace) {
+  // no-starvation asks nothing of a second scheduler's pod: it is never pending for this
+  // scheduler, however long its own scheduler leaves it unbound.
+  const Cluster cluster(scenario("returning-victim", "reference"));
+  World w(cluster);
+  const PodId victim = cluster.find_pod("victim").value();
+  const PodId p_high = cluster.find_pod("p-high").value();
+  EXPECT_TRUE(spec::is_pending(w, p_high));
+  for (const char* line : {"schedule p-high", "evict p-high victim", "terminate victim",
+                           "recreate victim", "observe", "observe", "observe", "observe"}) {
+    const auto a = parse_action(line, cluster);
+    ASSERT_TRUE(a && w.is_enabled(*a)) << line;
+    w.apply(*a);
+  }
+  ASSERT_TRUE(w.api(victim).exists);
+  ASSERT_EQ(w.api(victim).node, kNoNode);
+  EXPECT_FALSE(spec::is_pending(w, victim));
+  EXPECT_FALSE(spec::could_progress(w, victim));
+}
+
+TEST(propertiesLiveness, TheReturningVictimsLoopClosesWhenNominationsAreRespected) {
+  // The second scheduler counting nominations, or one scheduler placing both pods.
+  for (const char* name : {"returning-victim-aware", "returning-victim-one-scheduler"}) {
+    for (const char* profile : {"reference", "kubernetes", "kubernetes-1.35"}) {
+      const LivenessRun run = check_no_starvation(scenario(name, profile), 100000, "test");
+      EXPECT_EQ(run.status, checker::LivenessStatus::kHolds) << name << " " << profile;
+    }
+  }
 }
 
 }  // namespace

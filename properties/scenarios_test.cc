@@ -206,6 +206,23 @@ const std::vector<Pin>& reference_pins() {
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       // A binding or an eviction sent before the restart may land after it (late-bind,
       // late-evict): 271 states, 760 transitions and depth 14 before they could.
+      // #130429: a second scheduler's victim that its controller re-creates; the loop is a
+      // liveness matter (properties/liveness_check_test.cc), every safety property holds.
+      {"returning-victim",
+       119,
+       270,
+       19,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"returning-victim-aware",
+       62,
+       132,
+       12,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
+      {"returning-victim-one-scheduler",
+       68,
+       149,
+       13,
+       {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"restart",
        520,
        1434,

@@ -41,12 +41,21 @@ for lane in user flush scheduling binding executor api-server informer kubelet; 
     fail "lane '$lane' is not present exactly once"
 done
 [ "$(count 'class="lane-head ')" = 8 ] || fail "expected 8 lanes, found $(count 'class="lane-head ')"
+if grep -q '^loop: ' "$file"; then
+  # A lasso breaks at no step: the page marks where its loop starts, once, and no step.
+  loop=$(sed -n 's/^loop: \([0-9]*\).*/\1/p' "$file")
+  [ "$(count '<tbody class="loop-start" id="loop"')" = 1 ] ||
+    fail "expected the loop marked once, found $(count '<tbody class="loop-start"')"
+  [ "$(count '<tbody class="step breaks')" = 0 ] || fail "a lasso's page marks a breaking step"
+  step="none (loop after step $loop)"
+else
 [ "$(count '<tbody class="step breaks')" = 1 ] ||
   fail "expected exactly one breaking step, found $(count '<tbody class="step breaks')"
 step=$(grep -o 'breaks at step [0-9]*' "$dom" | head -n 1 | sed 's/.* //')
 [ -n "$step" ] || fail "the heading does not say where the property breaks"
 [ "$(count "<tbody class=\"step breaks open\" id=\"step-$step\"")" = 1 ] ||
   fail "step $step is named in the heading but is not the marked, opened step"
+fi
 causes=$(count 'class="cause" data-cause=')
 arrows=$(count '<path class="arrow"')
 [ "$arrows" = "$causes" ] || fail "$causes causes but $arrows arrows were drawn"

@@ -112,6 +112,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
     case ActionKind::kStatusPatch:
+    case ActionKind::kRecreate:
       return {};
   }
   return {};
@@ -150,6 +151,7 @@ Lane lane_of(ActionKind kind) {
     case ActionKind::kCreateNode:
     // Another scheduler or controller, outside kube-scheduler.
     case ActionKind::kExternalBind:
+    case ActionKind::kRecreate:
       return Lane::kUser;
     // A restart is the scheduler process itself: its new scheduling thread relists.
     case ActionKind::kRestart:

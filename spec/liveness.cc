@@ -24,6 +24,9 @@ bool is_liveness_property(std::string_view name) {
 }
 
 bool is_pending(const World& w, PodId p) {
+  // A second scheduler's pod is not this scheduler's to place (#130429).
+  if (w.cluster().scenario().pods[p].scheduler != PodScheduler::kThis)
+    return false;
   const PodObj& o = w.api(p);
   return o.exists && o.node == kNoNode && !o.terminating;
 }
@@ -69,6 +72,7 @@ bool is_fair(ActionKind kind) {
     case ActionKind::kExternalBind:
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
+    case ActionKind::kRecreate:  // a controller's step, not the scheduler's
       return false;
   }
   return false;

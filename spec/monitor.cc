@@ -40,6 +40,19 @@ void check_double_victim(const World& before, const Ledger& ledger, const StepRe
 
 // no-double-claim: the committed pod fits beside the standing claims of priority >= its own
 // and the pods its decision leaves on the node.
+// A second scheduler's pods (#130429). Two schedulers each binding on its own stale view may
+// both land on a node; the kubelet's admission, not modelled, refuses the one that does not
+// fit (not citable here). no-double-claim and no-overcommit judge what this scheduler places
+// beside the pods it does not share the node with.
+PodSet second_scheduler_pods(const Cluster& c) {
+  PodSet second = 0;
+  for (PodId p = 0; p < c.pod_count(); ++p) {
+    if (c.scenario().pods[p].scheduler != PodScheduler::kThis)
+      second |= pod_bit(p);
+  }
+  return second;
+}
+
 void check_double_claim(const World& before, const Ledger& ledger, const StepReport& step,
                         Findings& out) {
   const Cluster& c = before.cluster();
@@ -54,7 +67,8 @@ void check_double_claim(const World& before, const Ledger& ledger, const StepRep
   }
   if (lower_claims != 0)
     out.reached.push_back(Property::kTakeover);
-  PodSet staying = before.ground_pods(n) & ~step.decision.victims & ~pod_bit(x);
+  PodSet staying =
+      before.ground_pods(n) & ~step.decision.victims & ~pod_bit(x) & ~second_scheduler_pods(c);
   Resources total = before.sum_requests(claims | staying);
   total += c.request(x);
   if (total.fits_in(c.capacity(n)))
@@ -127,8 +141,9 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
 
 void check_overcommit(const World& w, Findings& out) {
   const Cluster& c = w.cluster();
+  const PodSet second = second_scheduler_pods(c);  // not counted, as in no-double-claim
   for (NodeId n = 0; n < c.node_count(); ++n) {
-    PodSet pods = w.ground_pods(n);
+    PodSet pods = w.ground_pods(n) & ~second;
     Resources used = w.sum_requests(pods);
     // A node may start over its capacity (allow-overcommitted-start); then only a pod added
     // to it — bound, assumed or being bound — breaks the property. Where the start fits,
