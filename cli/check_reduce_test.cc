@@ -61,9 +61,9 @@ TEST(cliCheckReduce, EveryFileTheReducedSearchWritesReplaysUnreduced) {
     for (const auto& variant : variants) {
       const std::filesystem::path dir = scratch.path() / "out";
       std::filesystem::remove_all(dir);
-      std::vector<std::string> args = {"check",        scenario, "--out",   dir.string(),
-                                       "--quiet",      "--json", "--reduce=symmetry",
-                                       "--max-states", "30000"};
+      std::vector<std::string> args = {
+          "check",        scenario, "--out", dir.string(), "--quiet", "--json", "--reduce=symmetry",
+          "--max-states", "30000"};
       args.insert(args.end(), variant.begin(), variant.end());
       std::string out;
       run(args, out);

@@ -72,7 +72,7 @@ Symmetry::Symmetry(const Cluster& cluster, Options options)
   }
   // Everything the model reads of a pod but its name: the class key.
   using Key = std::tuple<int, std::int64_t, std::int64_t, std::string, bool, bool, std::uint64_t,
-                         int, int, int, int>;
+                         int, int, int, int, int, bool>;
   std::map<Key, std::uint8_t> classes;
   for (int i = 0; i < pod_count_; ++i) {
     const auto p = static_cast<PodId>(i);
@@ -95,7 +95,9 @@ Symmetry::Symmetry(const Cluster& cluster, Options options)
                   expect,
                   static_cast<int>(after.kind),
                   after.kind == Arrival::Kind::kNone ? 0 : after.id,
-                  has_pod(waited_for, p) ? i : -1};
+                  has_pod(waited_for, p) ? i : -1,
+                  static_cast<int>(spec.scheduler),
+                  spec.recreated};
     const auto [it, added] = classes.emplace(key, static_cast<std::uint8_t>(members_.size()));
     if (added)
       members_.emplace_back();
