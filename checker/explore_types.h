@@ -36,6 +36,10 @@ inline constexpr std::string_view kOutOfMemory = "out of memory";
 inline constexpr std::string_view kTempFileLimit = "temporary file";
 /// A signal asked the search to stop (Limits::interrupt).
 inline constexpr std::string_view kInterrupted = "interrupted";
+/// The model's own bounded storage is full: next_state() threw std::length_error (the
+/// scheduler model's queues are sized for its largest scenario, impl/bounded_vec.h). The
+/// state space reaches further than the model can hold, so nothing is proven.
+inline constexpr std::string_view kModelCapacityLimit = "model capacity";
 
 /// Bounds on a search; an empty bound is no bound.
 ///  - max_states: at most this many distinct states are stored. The step that would discover

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,9 @@ class LevelExplorer : LevelCommit<M> {
       name_states();
     } catch (const std::bad_alloc&) {
       stop_for(kOutOfMemory);
+    } catch (const std::length_error& e) {
+      stop_for(kModelCapacityLimit);
+      result_.limit_detail = e.what();
     } catch (const TempFileError& e) {
       stop_for(kTempFileLimit);
       result_.limit_detail = e.what();

@@ -18,6 +18,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -481,6 +482,31 @@ TEST(checkerLevelExplorer, OutOfMemoryStopsCleanly) {
     EXPECT_GT(result.stats.states, 1U);
     // The figures are those at the start of a level: the level_starts are whole levels.
     EXPECT_EQ(result.stats.depth + 1, result.level_starts.size());
+  }
+}
+
+// A model whose bounded storage fills past a line of the grid.
+class Overflowing : public Grid {
+ public:
+  Overflowing() : Grid(50) {}
+  State next_state(const State& s, const Action& a, Observation& obs) const {
+    const State next = Grid::next_state(s, a, obs);
+    if ((next >> 16) + (next & 0xffff) > 30)
+      throw std::length_error("a bounded queue of the toy is full");
+    return next;
+  }
+};
+
+TEST(checkerLevelExplorer, AFullModelQueueIsALimitNotAVerdict) {
+  for (unsigned threads = 1; threads <= 3; ++threads) {
+    ExploreOptions<int> opts;
+    opts.threads = threads;
+    const auto result = explore(Overflowing(), Limits{}, opts);
+    EXPECT_EQ(result.outcome, Outcome::kLimitReached);
+    EXPECT_EQ(result.limit, kModelCapacityLimit);
+    EXPECT_EQ(result.limit_detail, "a bounded queue of the toy is full");
+    // The figures are those at the start of the level that overflowed: the diagonals 0..30.
+    EXPECT_EQ(result.stats.depth, 15U);
   }
 }
 

@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -71,6 +72,9 @@ enum class LivenessStatus {
   kHolds,          ///< the whole reachable graph was built and has no fair lasso
   kViolated,       ///< a fair lasso was found
   kTooManyStates,  ///< the graph has more than max_states states: nothing is proven
+  /// The model's own bounded storage is full (next_state() threw std::length_error, as for
+  /// kModelCapacityLimit in checker/explore_types.h): nothing is proven.
+  kModelCapacity,
 };
 
 /// A run that violates obligation `obligation`: `prefix` from the initial state, then `cycle`
@@ -91,6 +95,7 @@ struct LivenessResult {
   /// Steps of the graph built (when cut: the steps generated before the cut).
   std::uint64_t transitions = 0;
   std::optional<Lasso<Action>> lasso;
+  std::string detail;  ///< for kModelCapacity, what is full
 };
 
 namespace detail {
@@ -175,7 +180,15 @@ LivenessResult<typename M::Action> check_liveness(const M& model,
     std::vector<int> classes;
     for (std::size_t i = 0; i < enabled.size(); ++i) {
       scratch.clear();
-      const auto to = add(model.next_state(current, enabled[i], scratch));
+      std::optional<State> next;
+      try {
+        next = model.next_state(current, enabled[i], scratch);
+      } catch (const std::length_error& e) {
+        result.status = LivenessStatus::kModelCapacity;
+        result.detail = e.what();
+        return result;
+      }
+      const auto to = add(std::move(*next));
       if (!to) {
         result.status = LivenessStatus::kTooManyStates;
         result.states = max_states + 1;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -222,6 +223,30 @@ TEST(checkerLiveness, AStateLimitIsReportedNeverAsHolds) {
   // Exactly as many states as allowed is a complete graph.
   EXPECT_EQ(check_liveness(counter, counter_property(counter, true), 11).status,
             LivenessStatus::kHolds);
+}
+
+// A counter whose bounded storage is full past 3.
+class OverflowingCounter : public Counter {
+ public:
+  OverflowingCounter() : Counter(10, true) {}
+  State next_state(const State& s, const Action& a, Observation& obs) const {
+    if (s >= 3)
+      throw std::length_error("the toy's queue is full");
+    return Counter::next_state(s, a, obs);
+  }
+};
+
+TEST(checkerLiveness, AFullModelQueueIsALimitNeverAHoldOrACrash) {
+  const OverflowingCounter counter;
+  LivenessProperty<OverflowingCounter> property;
+  property.obligations = 1;
+  property.triggered = [](const int&, std::size_t) { return true; };
+  property.discharged = [](const int& s, std::size_t) { return s == 10; };
+  property.fair_class = [](const Counter::Action&) { return std::optional<std::string>(); };
+  const auto result = check_liveness(counter, property, 100);
+  EXPECT_EQ(result.status, LivenessStatus::kModelCapacity);
+  EXPECT_EQ(result.detail, "the toy's queue is full");
+  EXPECT_FALSE(result.lasso);
 }
 
 TEST(checkerLiveness, AGraphWithoutCyclesHoldsUnlessItStopsWithTheObligationPending) {

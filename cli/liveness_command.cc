@@ -30,6 +30,13 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
                max_states);
     return kExitLimit;
   }
+  if (run.status == checker::LivenessStatus::kModelCapacity) {
+    fmt::print(out,
+               "result     limit reached: the model's bounded storage is full ({}); nothing is "
+               "proven (exit 3)\n",
+               run.detail);
+    return kExitLimit;
+  }
   fmt::print(out, "explored   {} states, {} transitions: the whole graph\n", run.states,
              run.transitions);
   if (!run.counterexample) {

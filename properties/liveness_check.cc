@@ -37,7 +37,7 @@ LivenessRun check_no_starvation(const Scenario& scenario, std::uint64_t max_stat
   const Cluster cluster(scenario);
   const WorldLivenessModel model(cluster);
   const auto found = checker::check_liveness(model, no_starvation(cluster, fairness), max_states);
-  LivenessRun run{found.status, found.states, found.transitions, std::nullopt};
+  LivenessRun run{found.status, found.states, found.transitions, std::nullopt, found.detail};
   if (!found.lasso)
     return run;
   std::vector<Action> actions = found.lasso->prefix;

@@ -60,6 +60,7 @@ struct LivenessRun {
   std::uint64_t transitions = 0;
   /// When violated: the lasso as a file's value, its loop marked (Counterexample::loop).
   std::optional<Counterexample> counterexample;
+  std::string detail;  ///< for kModelCapacity, what is full
 };
 
 /// Builds the state graph of `scenario` (at most `max_states` states) and searches it for a

@@ -40,6 +40,8 @@ std::string stop_words(std::string_view limit, std::string_view detail) {
     return fmt::format("because it was interrupted ({})", detail);
   if (limit == checker::kTempFileLimit)
     return fmt::format("because a temporary file failed ({})", detail);
+  if (limit == checker::kModelCapacityLimit)
+    return fmt::format("because the model's bounded storage is full ({})", detail);
   if (limit == checker::kMemoryLimit)
     return "at the memory limit (--max-memory)";
   if (limit == checker::kOutOfMemory)
