@@ -174,8 +174,8 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
                  "and print the line that replays it")
       ->type_name("DIR");
   threads_option(app, o.threads,
-                 "Worker threads (default: the machine's cores); every result is the same for "
-                 "every N");
+                 "Worker threads (default: the machine's cores; under mpirun, one per rank); "
+                 "every result is the same for every N");
   app.add_option_function<std::string>(
          "--reduce",
          [&o](const std::string& v) {
