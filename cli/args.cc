@@ -12,6 +12,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "checker/mpi/mpi_world.h"
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
 #include "cli/options.h"
@@ -315,7 +316,8 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   const std::string prefix = command.empty() ? "preemptcheck" : "preemptcheck " + command;
   if (!error.empty()) {
     fmt::print(err, "{}: {}\n", prefix, error);
-    if (json)
+    // Under mpirun every rank refuses alike; the lead rank alone prints the document.
+    if (json && checker::mpi::is_lead_rank())
       report::write_json(report::json_error(command, error, kExitBadInput), out);
     return kExitBadInput;
   }
@@ -342,7 +344,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     // the error document; one that ran (a replay that diverged) prints its own.
     if (rc != kExitBadInput || !document.str().empty()) {
       out << document.str();
-    } else {
+    } else if (checker::mpi::is_lead_rank()) {
       std::string text = captured.str();
       text = text.substr(0, text.find('\n'));
       if (text.starts_with(prefix + ": "))
