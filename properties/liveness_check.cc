@@ -53,14 +53,7 @@ LivenessRun check_no_starvation(const Scenario& scenario, std::uint64_t max_stat
   cx.found_by.depth = static_cast<std::uint32_t>(actions.size());
   cx.scenario = scenario;
   cx.command = std::move(command);
-  for (const ScheduleStep& s : schedule.steps) {
-    CounterexampleStep step;
-    step.action = s.action;
-    step.text = s.text;
-    step.fingerprint = s.fingerprint;
-    step.comment = s.comment;
-    cx.steps.push_back(std::move(step));
-  }
+  cx.steps = counterexample_steps(schedule);
   cx.loop = found.lasso->prefix.size();
   run.counterexample = std::move(cx);
   return run;

@@ -124,15 +124,21 @@ Counterexample to_counterexample(const Schedule& schedule, const Scenario& scena
   }
   cx.scenario = scenario;
   cx.command = std::move(command);
+  cx.steps = counterexample_steps(schedule);
+  return cx;
+}
+
+std::vector<CounterexampleStep> counterexample_steps(const Schedule& schedule) {
+  std::vector<CounterexampleStep> steps;
   for (const ScheduleStep& s : schedule.steps) {
     CounterexampleStep step;
     step.action = s.action;
     step.text = s.text;
     step.fingerprint = s.fingerprint;
     step.comment = s.comment;
-    cx.steps.push_back(std::move(step));
+    steps.push_back(std::move(step));
   }
-  return cx;
+  return steps;
 }
 
 }  // namespace preemptcheck

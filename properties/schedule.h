@@ -93,4 +93,7 @@ Schedule replay_schedule(const Scenario& scenario, const std::vector<Action>& ac
 Counterexample to_counterexample(const Schedule& schedule, const Scenario& scenario,
                                  std::string_view property, FoundBy found_by, std::string command);
 
+/// The schedule's steps as a counterexample file's steps: action, text, fingerprint, comment.
+std::vector<CounterexampleStep> counterexample_steps(const Schedule& schedule);
+
 }  // namespace preemptcheck
