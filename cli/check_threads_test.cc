@@ -57,7 +57,10 @@ int run(std::vector<std::string> args, std::string& out) {
 
 TEST(cliThreads, OneAndTwoThreadsPrintTheSameForEveryCommittedScenario) {
   const std::vector<std::vector<std::string>> modes = {
-      {}, {"--profile", "kubernetes"}, {"--profile", "kubernetes", "--stop-at-first"}};
+      {},
+      {"--profile", "kubernetes"},
+      {"--profile", "kubernetes", "--stop-at-first"},
+      {"--profile", "kubernetes-1.35"}};
   for (const std::string& path : committed_scenarios()) {
     for (const std::vector<std::string>& extra : modes) {
       std::vector<std::string> args{path};

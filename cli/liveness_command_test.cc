@@ -157,5 +157,36 @@ TEST(cliLiveness, AnUnfairLassoIsWrittenAndReplaysWithItsLoop) {
       << reference.out;
 }
 
+// The lasso search does not depend on the thread count: --threads 1, 2 and 3 print the same
+// text and write the same lasso file, byte for byte (rank counts: cli_mpi_check runs the
+// committed lasso file's check under 2 and 3 ranks).
+TEST(cliLiveness, EveryThreadCountPrintsAndWritesTheSameLasso) {
+  const std::string scenario = source_path("scenarios/returning-victim.yaml");
+  std::string first_out;
+  std::string first_file;
+  for (const char* threads : {"1", "2", "3"}) {
+    const ScratchDir dir;
+    const Outcome r = run({"check", scenario, "--profile", "kubernetes-1.35", "--liveness",
+                           "--threads", threads, "--out", dir.path().string()});
+    ASSERT_EQ(r.rc, kExitViolated) << r.out << r.err;
+    const auto files = dir.yaml_files();
+    ASSERT_EQ(files.size(), 1U);
+    std::string out = r.out;
+    // The output names the directory the file went to, which differs per run.
+    for (auto at = out.find(dir.path().string()); at != std::string::npos;
+         at = out.find(dir.path().string()))
+      out.replace(at, dir.path().string().size(), "DIR");
+    const std::string file = read_text(files[0]);
+    if (first_out.empty()) {
+      first_out = out;
+      first_file = file;
+      continue;
+    }
+    EXPECT_EQ(out, first_out) << "--threads " << threads;
+    EXPECT_EQ(file, first_file) << "--threads " << threads;
+  }
+  EXPECT_NE(first_file.find("\nloop: "), std::string::npos) << first_file;
+}
+
 }  // namespace
 }  // namespace preemptcheck::cli
