@@ -31,6 +31,10 @@ function(preemptcheck_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main)
   preemptcheck_warnings(${name})
+  # A test's own code is assertions around the libraries it tests, which keep the build's
+  # optimisation; in an optimised build it is compiled with -Og, which halves its compile time
+  # (measured per translation unit, README "Building") and keeps it debuggable.
+  target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:-Og>)
   include(GoogleTest)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
