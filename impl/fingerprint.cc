@@ -84,6 +84,9 @@ std::uint64_t World::fingerprint() const {
     for (PodId p : pods_in(patches_))
       d.word(patch_node_[p]);
   }
+  // Only pdb-status=lagged publishes a PDB status, so every other state keeps its digest.
+  if (mechanisms().pdb_status_lagged)
+    d.word(std::uint64_t{1} << 56 | std::uint64_t{pdb_counted_});
   bool late = late_evictions_ != 0;
   // Only a scenario with restarts ever sets a late binding: no other state looks.
   for (size_t p = 0; p < n && !late && cluster_->scenario().faults.restarts > 0; ++p)
