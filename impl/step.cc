@@ -344,10 +344,11 @@ std::string World::why_not_enabled(const Action& a) const {
         return "the scheduler computes each PDB's budget at its decision (pdb-sync exists only "
                "with --pdb-status=lagged)";
       }
-      return fmt::format("the published status of {} already counts the healthy pods the API "
-                         "server has",
-                         a.node < c.scenario().pdbs.size() ? c.scenario().pdbs[a.node].name
-                                                          : std::string("the PDB"));
+      return fmt::format(
+          "the published status of {} already counts the healthy pods the API "
+          "server has",
+          a.node < c.scenario().pdbs.size() ? c.scenario().pdbs[a.node].name
+                                            : std::string("the PDB"));
     case ActionKind::kExternalBind:
       if (a.pod != kNoPod && is_second_schedulers(a.pod)) {
         return fmt::format(

@@ -79,7 +79,7 @@ struct CycleDecision {
   std::uint8_t pdb_violations = 0;
   std::uint8_t unused = 0;  ///< always zero: no padding (see World)
   PodSet victims = 0;       ///< every victim of the chosen candidate
-  PodSet to_evict = 0;                   ///< victims without a deletionTimestamp in the informer
+  PodSet to_evict = 0;      ///< victims without a deletionTimestamp in the informer
 
   friend bool operator==(const CycleDecision&, const CycleDecision&) = default;
 };

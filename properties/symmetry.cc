@@ -300,8 +300,8 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
            bit(w.preempting_, p, 3) | bit(w.waiting_, p, 4) | bit(w.backoff_, p, 5) |
            bit(w.error_backoff_, p, 6) | bit(w.late_evictions_, p, 7) | bit(w.patches_, p, 8) |
            bit(w.in_flight_decision_.victims, p, 9) | bit(w.in_flight_decision_.to_evict, p, 10) |
-           bit(w.pdb_counted_, p, 12) |
-           std::uint64_t{w.in_flight_ == p} << 11 | active_at[p] << 16);
+           bit(w.pdb_counted_, p, 12) | std::uint64_t{w.in_flight_ == p} << 11 |
+           active_at[p] << 16);
     d.word(w.last_victim_[p] == kNoPod ? 0 : std::uint64_t{class_of[w.last_victim_[p]]} + 1);
     d.word(class_multiset(w.inflight_by_[p], class_of));
     d.word(class_multiset(l.chosen_by_[p], class_of));
