@@ -31,11 +31,11 @@ Scenario budget_race(std::string_view profile_name, bool lagged) {
   PodSpec web_1 = pod("web-1", kLow, 2, "node-a");
   PodSpec web_2 = pod("web-2", kLow, 2, "node-b");
   web_1.labels = web_2.labels = {{"app", "web"}};
-  Scenario s = scenario({node("node-a", 4), node("node-b", 4)},
-                        {web_1, pod("batch-a", kMid, 2, "node-a"), web_2,
-                         pod("batch-b", kMid, 2, "node-b"), pod("p-1", kHigh, 2),
-                         pod("p-2", kHigh, 2)},
-                        profile_name);
+  Scenario s =
+      scenario({node("node-a", 4), node("node-b", 4)},
+               {web_1, pod("batch-a", kMid, 2, "node-a"), web_2, pod("batch-b", kMid, 2, "node-b"),
+                pod("p-1", kHigh, 2), pod("p-2", kHigh, 2)},
+               profile_name);
   s.pdbs.push_back(PdbSpec{"web", {{"app", "web"}}, 1});
   s.mechanisms.pdb_status_lagged = lagged;
   return s;
@@ -85,7 +85,8 @@ TEST(ImplPdbStatus, TheSyncIsEnabledOnlyWhileThePublishedCountIsStale) {
 TEST(ImplPdbStatus, ALaggedBudgetLetsTheSecondPreemptionTakeTheLastPod) {
   World kube = world_of(budget_race("kubernetes", true));
   first_preemption_observed(kube);
-  std::optional<Candidate> k = select_victims_on_node(kube, id(kube, "p-2"), node_id(kube, "node-a"));
+  std::optional<Candidate> k =
+      select_victims_on_node(kube, id(kube, "p-2"), node_id(kube, "node-a"));
   ASSERT_TRUE(k.has_value());
   EXPECT_EQ(k->pdb_violations, 0);
   ASSERT_EQ(k->victims.size(), 1u);

@@ -241,6 +241,13 @@ const std::vector<Pin>& reference_pins() {
        14,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
+      // #91492 (SPEC §8 F17): inflight=on spends victims in flight from the PDB's budget.
+      {"pdb-budget-race",
+       6407,
+       19496,
+       27,
+       {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "binding-beside-binding",
+        "preemptor-retried", "gated-preemptor-woken"}},
       {"takeover-pdb",
        309399,
        977597,
@@ -399,6 +406,16 @@ const std::vector<Race>& races() {
        {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
        "no-lost-wakeup",
        20},
+      // #91492: p-2 reads a PDB budget that still counts p-1's victim and takes the last web
+      // pod, counting no violation (SPEC §8 F17); the same with the budget read live.
+      {"pdb-budget-race",
+       {"--profile", "kubernetes", "--pdb-status=lagged", "--property", "no-pdb-overspend"},
+       "no-pdb-overspend",
+       2},
+      {"pdb-budget-race",
+       {"--inflight=preemptor-only", "--property", "no-pdb-overspend"},
+       "no-pdb-overspend",
+       2},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -654,6 +671,24 @@ TEST(Scenarios, ABindingSentBeforeARestartCanLandBesideTheNewProcesssChoice) {
   for (const Action& a : r.violation->path)
     late = late || a.kind == ActionKind::kLateBind;
   EXPECT_TRUE(late);
+}
+
+// pdb-status=lagged under `reference`: the published budget is state and the disruption
+// controller's pdb-sync a step, and inflight=on trusts no published budget above its own
+// count, so #91492's race stays closed (SPEC §8 F17). On takeover-pdb, kube-scheduler's
+// profile holds with either status: p-high may choose web-2 after the informer shows web-1
+// gone while the published budget still counts it, but web-2 is p-mid's pending victim by
+// then, so no budget is spent twice.
+TEST(Scenarios, ThePdbStatusLagIsClosedUnderReference) {
+  auto r = check("pdb-budget-race", {"--pdb-status=lagged"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kHolds)
+      << (r.violation ? r.violation->name + ": " + r.violation->message : r.limit);
+  EXPECT_EQ(r.stats.states, 12772u);
+  EXPECT_EQ(r.stats.transitions, 45225u);
+  EXPECT_EQ(r.stats.depth, 28u);
+  auto t = check("takeover-pdb", {"--pdb-status=lagged", "--property", "no-pdb-overspend"});
+  EXPECT_EQ(t.outcome, checker::Outcome::kHolds) << (t.violation ? t.violation->message : t.limit);
+  EXPECT_EQ(t.stats.states, 912949u);
 }
 
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {

@@ -144,9 +144,10 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
 }
 
 // no-pdb-overspend: filterPodsWithPDBViolation's rule run over the victims this preemption
-// will delete, most important first, against each PDB's true budget — its matching pods the
-// API server has running and not terminating, less the victims earlier preemptions still
-// have pending, less minAvailable. A victim that takes a budget below zero is a violation;
+// adds, most important first, against each PDB's true budget — its matching pods the API
+// server has running and not terminating, less the victims earlier preemptions still have
+// pending, less minAvailable. A victim already pending is no new spending (choosing it again
+// is no-double-victim's business). A victim that takes a budget below zero is a violation;
 // the scheduler must have counted at least as many for its candidate. Choosing a candidate
 // whose violations it counted (none better was left) is allowed.
 void check_pdb_overspend(const World& before, const Ledger& ledger, const StepReport& step,
@@ -157,7 +158,6 @@ void check_pdb_overspend(const World& before, const Ledger& ledger, const StepRe
   PodSet pending = 0;
   for (PodId q = 0; q < c.pod_count(); ++q)
     pending |= ledger.chosen_by(q);
-  pending &= ~d.to_evict;
   std::vector<int> left;
   PodSet healthy = 0;
   for (std::size_t b = 0; b < pdbs.size(); ++b) {
