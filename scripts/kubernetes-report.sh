@@ -12,7 +12,7 @@ bin=${1:-build/dev/cli/preemptcheck}
 shift || true
 profiles=("$@")
 if [ ${#profiles[@]} -eq 0 ]; then profiles=(kubernetes); fi
-properties=(no-double-victim no-double-claim no-overcommit no-over-preemption no-lost-wakeup expected-outcome)
+properties=(no-double-victim no-double-claim no-overcommit no-over-preemption no-lost-wakeup expected-outcome no-pdb-overspend)
 
 # One cell: the property under the profile on the scenario file.
 cell() {
