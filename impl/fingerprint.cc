@@ -147,7 +147,7 @@ std::uint64_t World::changeable_blocks() const {
   b |= used(offsetof(World, last_victim_), last_victim_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
   b |= whole(offsetof(World, waiting_),
-             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to patches_
+             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to pdb_counted_
   b |= used(offsetof(World, jobs_), jobs_) |
        whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));
