@@ -691,6 +691,30 @@ TEST(Scenarios, ThePdbStatusLagIsClosedUnderReference) {
   EXPECT_EQ(t.stats.states, 912949u);
 }
 
+// Best effort is allowed: on pdb.yaml with a budget of none (min-available 2) and node-b
+// gone, p's only candidate evicts both web pods; kube-scheduler's rules count both as
+// violations, so no-pdb-overspend holds under every profile and either status. With the
+// budget allowing one (min-available 1) the rules count one violation of two victims, which
+// is again exactly what happens.
+TEST(Scenarios, ABudgetSpentWhereNoOtherCandidateIsLeftIsAllowed) {
+  for (const int min_available : {1, 2}) {
+    Scenario s = load_scenario_file(scenario_path("pdb"));
+    s.nodes.pop_back();  // node-b and its batch pod
+    std::erase_if(s.pods, [](const PodSpec& p) { return p.name == "batch"; });
+    s.pdbs.at(0).min_available = min_available;
+    for (const std::string profile : {"reference", "kubernetes"}) {
+      for (const std::string status : {"--pdb-status=live", "--pdb-status=lagged"}) {
+        auto r =
+            check_scenario(s, {"--profile", profile, status, "--property", "no-pdb-overspend"});
+        EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+            << min_available << " " << profile << " " << status << ": "
+            << (r.violation ? r.violation->message : r.limit);
+        EXPECT_GT(r.stats.states, 3u);
+      }
+    }
+  }
+}
+
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {
   // The same scenario under today's kube-scheduler (gate=last-victim) holds.
   auto r = check("g2-single-victim", {"--profile", "kubernetes"});
