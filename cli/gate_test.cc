@@ -40,7 +40,7 @@ TEST(cliGate, ExitsZeroWhenTheNamedPropertiesAreViolatedAndTheRestHold) {
             kExitHolds)
       << out;
   EXPECT_NE(out.find("gate       every expectation is met (exit 0)"), std::string::npos) << out;
-  EXPECT_EQ(count_of(out, " met\n"), 6U) << out;  // one line per safety property
+  EXPECT_EQ(count_of(out, " met\n"), 7U) << out;  // one line per safety property
   EXPECT_EQ(out.find("(exit 1)"), std::string::npos) << out;
 }
 
@@ -76,11 +76,11 @@ TEST(cliGate, WritesAJUnitReportWithAFailurePerUnmetExpectation) {
   EXPECT_EQ(run({kG1, "--profile", "kubernetes", "--junit", junit}, out), kExitViolated) << out;
   const std::string xml = read_text(junit);
   EXPECT_EQ(xml.rfind("<?xml", 0), 0U) << xml;
-  EXPECT_NE(xml.find("tests=\"6\" failures=\"2\" skipped=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("tests=\"7\" failures=\"2\" skipped=\"0\""), std::string::npos) << xml;
   EXPECT_EQ(count_of(xml, "<failure "), 2U) << xml;
   EXPECT_NE(xml.find("no-lost-wakeup was expected to hold, but it is violated"), std::string::npos)
       << xml;
-  EXPECT_EQ(count_of(xml, "<testcase "), 6U) << xml;
+  EXPECT_EQ(count_of(xml, "<testcase "), 7U) << xml;
 }
 
 TEST(cliGate, PutsTheExpectationsInTheJsonDocument) {

@@ -72,6 +72,9 @@ check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-d
 # With the API dispatcher an older nomination patch is sent and delivered after the pod was
 # re-nominated elsewhere (SPEC §8 F12).
 check scenarios/g7-higher-takes-place.yaml --profile kubernetes-1.35 --property no-double-claim
+# #91492: two preemptions spend one PodDisruptionBudget; the second reads a budget that still
+# counts the first one's victim (SPEC §8 F17).
+check scenarios/pdb-budget-race.yaml --profile kubernetes --pdb-status=lagged --property no-pdb-overspend
 # #130429: a second scheduler puts the re-created victim back; the preemptor loops forever.
 check_liveness scenarios/returning-victim.yaml --profile kubernetes-1.35
 

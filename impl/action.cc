@@ -16,7 +16,7 @@ struct KindInfo {
                   // pod and a node)
 };
 
-constexpr std::array<KindInfo, 21> kKinds = {{
+constexpr std::array<KindInfo, 22> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -38,6 +38,7 @@ constexpr std::array<KindInfo, 21> kKinds = {{
     {ActionKind::kLateEvict, "late-evict", 1},
     {ActionKind::kStatusPatch, "status-patch", 1},
     {ActionKind::kRecreate, "recreate", 1},
+    {ActionKind::kPdbSync, "pdb-sync", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }
@@ -70,6 +71,9 @@ std::string format_action(const Action& a, const Cluster& cluster) {
       if (a.kind == ActionKind::kCreateNode) {
         return fmt::format("{} {}", action_keyword(a.kind), cluster.node_name(a.node));
       }
+      if (a.kind == ActionKind::kPdbSync) {
+        return fmt::format("{} {}", action_keyword(a.kind), cluster.scenario().pdbs[a.node].name);
+      }
       return fmt::format("{} {}", action_keyword(a.kind), cluster.pod_name(a.pod));
     default:
       if (a.kind == ActionKind::kExternalBind) {
@@ -101,6 +105,16 @@ std::optional<Action> parse_action(std::string_view line, const Cluster& cluster
       if (!node)
         return fail(fmt::format("unknown node '{}'", w[1]));
       return Action{k.kind, kNoPod, kNoPod, *node};
+    }
+    if (k.kind == ActionKind::kPdbSync) {
+      if (w.size() != 2)
+        return fail(fmt::format("expected '{}' followed by a PDB name", k.keyword));
+      const auto& pdbs = cluster.scenario().pdbs;
+      for (std::size_t b = 0; b < pdbs.size(); ++b) {
+        if (pdbs[b].name == w[1])
+          return Action{k.kind, kNoPod, kNoPod, static_cast<NodeId>(b)};
+      }
+      return fail(fmt::format("unknown PDB '{}'", w[1]));
     }
     if (k.kind == ActionKind::kExternalBind) {
       if (w.size() != 3) {

@@ -36,11 +36,14 @@ enum class ActionKind : std::uint8_t {
   kStatusPatch,       ///< api-calls=dispatched: the API dispatcher executes a pod's queued
                       ///< status patch
   kRecreate,          ///< a controller re-creates its deleted pod (`recreated: true`)
+  kPdbSync,           ///< pdb-status=lagged: the disruption controller recounts a PDB and
+                      ///< publishes its DisruptionsAllowed
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or
 /// deleted pod, or the preemptor whose job steps; `victim` is the evicted pod; `node` is the
-/// created node, or the node another component binds `pod` to.
+/// created node, or the node another component binds `pod` to; for `pdb-sync`, `node` is
+/// the PDB's index in the scenario.
 struct Action {
   ActionKind kind = ActionKind::kObserve;
   PodId pod = kNoPod;
@@ -54,7 +57,7 @@ struct Action {
 std::string_view action_keyword(ActionKind kind);
 
 /// "evict p-high v1": the action as one line, with pod names ("create-node node-b": node;
-/// "external-bind p-high node-b": pod and node).
+/// "external-bind p-high node-b": pod and node; "pdb-sync web": a PDB).
 std::string format_action(const Action& a, const Cluster& cluster);
 
 /// Parses a line written by format_action; nothing when the keyword or a pod is unknown or

@@ -49,6 +49,7 @@ CycleDecision World::decide(PodId p) const {
   const Candidate& best = candidates[pick_one_node(*this, candidates)];
   d.kind = CycleDecision::Kind::kPreempt;
   d.node = best.node;
+  d.pdb_violations = static_cast<std::uint8_t>(best.pdb_violations);
   for (PodId v : best.victims) {
     d.victims |= pod_bit(v);
     // prepareCandidate(Async) skips victims whose graceful deletion has already started.

@@ -8,19 +8,38 @@
 namespace preemptcheck {
 namespace {
 
-// The PDB budget left for each PDB, as the disruption controller would report it now:
-// matching pods running and not terminating, minus minAvailable.
-std::vector<int> disruptions_allowed(const World& w) {
+// The budget each PDB has left as `preemptor`'s victim selection reads it.
+// pdb-status=live: the disruption controller's result computed now from the scheduler's own
+// informer view (matching pods running and not terminating, minus minAvailable), without the
+// controller's lag. pdb-status=lagged: Status.DisruptionsAllowed as the controller last
+// published it (impl/pdb_status.cc), which kube-scheduler reads (DP L374–377).
+std::vector<int> disruptions_allowed(const World& w, PodId preemptor) {
   const Cluster& c = w.cluster();
+  const bool inflight_on = w.mechanisms().inflight == Inflight::kOn;
+  const PodSet others_inflight = inflight_on ? w.inflight_victims_except(preemptor) : 0;
   std::vector<int> allowed;
   for (size_t i = 0; i < c.scenario().pdbs.size(); ++i) {
     int healthy = 0;
+    int in_flight = 0;
     for (PodId p : pods_in(c.pdb_members()[i])) {
       const PodObj& o = w.lister(p);
-      if (o.exists && o.node != kNoNode && !o.terminating)
+      if (o.exists && o.node != kNoNode && !o.terminating) {
         ++healthy;
+        in_flight += has_pod(others_inflight, p) ? 1 : 0;
+      }
     }
-    allowed.push_back(healthy - c.scenario().pdbs[i].min_available);
+    int budget = healthy - c.scenario().pdbs[i].min_available;
+    if (w.mechanisms().pdb_status_lagged) {
+      // inflight=on (added by this project): a published budget larger than the scheduler
+      // can count itself still counts victims already deleted; it is not trusted.
+      const int published = w.published_disruptions_allowed(i);
+      budget = inflight_on ? std::min(published, budget) : published;
+    }
+    // inflight=on (added by this project): another preemptor's victims in flight are spent
+    // from the budget before the informer shows them terminating, as their space is already
+    // promised. kube-scheduler counts only what the PDB's status says
+    // (--inflight=preemptor-only: #91492, SPEC §8 F17).
+    allowed.push_back(budget - in_flight);
   }
   return allowed;
 }
@@ -100,7 +119,7 @@ std::optional<Candidate> select_victims_on_node(const World& w, PodId preemptor,
             [&](PodId a, PodId b) { return is_more_important(w, a, b); });
 
   // filterPodsWithPDBViolation: a stable split, decrementing each matching PDB's budget.
-  std::vector<int> allowed = disruptions_allowed(w);
+  std::vector<int> allowed = disruptions_allowed(w, preemptor);
   std::vector<PodId> violating;
   std::vector<PodId> non_violating;
   for (PodId q : potential) {

@@ -41,6 +41,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kLateEvict:
     case ActionKind::kStatusPatch:
     case ActionKind::kRecreate:
+    case ActionKind::kPdbSync:
       return false;
   }
   return false;

@@ -84,6 +84,9 @@ std::uint64_t World::fingerprint() const {
     for (PodId p : pods_in(patches_))
       d.word(patch_node_[p]);
   }
+  // Only pdb-status=lagged publishes a PDB status, so every other state keeps its digest.
+  if (mechanisms().pdb_status_lagged)
+    d.word(std::uint64_t{1} << 56 | std::uint64_t{pdb_counted_});
   bool late = late_evictions_ != 0;
   // Only a scenario with restarts ever sets a late binding: no other state looks.
   for (size_t p = 0; p < n && !late && cluster_->scenario().faults.restarts > 0; ++p)
@@ -144,7 +147,7 @@ std::uint64_t World::changeable_blocks() const {
   b |= used(offsetof(World, last_victim_), last_victim_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
   b |= whole(offsetof(World, waiting_),
-             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to patches_
+             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to pdb_counted_
   b |= used(offsetof(World, jobs_), jobs_) |
        whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));

@@ -73,6 +73,10 @@ const std::vector<Switch>& switches() {
        {"direct", "dispatched"},
        [](const Mechanisms& m) { return m.dispatched_calls ? 1 : 0; },
        [](Mechanisms& m, int i) { m.dispatched_calls = i == 1; }},
+      {"pdb-status",
+       {"live", "lagged"},
+       [](const Mechanisms& m) { return m.pdb_status_lagged ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.pdb_status_lagged = i == 1; }},
   };
   return kSwitches;
 }
@@ -145,6 +149,8 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
     return m.patch_diff_view;
   if (name == "api-calls")
     return m.dispatched_calls;
+  if (name == "pdb-status")
+    return m.pdb_status_lagged;
   return true;
 }
 

@@ -70,6 +70,10 @@ struct Mechanisms {
   /// and the bindings go through kube-scheduler's API dispatcher (SchedulerAsyncAPICalls,
   /// impl/dispatcher.cc) rather than being sent by the caller.
   bool dispatched_calls = false;
+  /// Not in any profile: whether the scheduler's victim selection reads each PDB's
+  /// DisruptionsAllowed as the disruption controller last published it (a `pdb-sync` step
+  /// recomputes it) rather than computed at the decision from the scheduler's own view.
+  bool pdb_status_lagged = false;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -88,8 +92,8 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
-/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff` and
-/// `api-calls`, written
+/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff`,
+/// `api-calls` and `pdb-status`, written
 /// only when not at their first value, so that every file and digest written before they
 /// existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);

@@ -173,31 +173,6 @@ std::string describe_event(const Cluster& c, const StepReport& step) {
 
 }  // namespace
 
-std::string pod_names(const Cluster& cluster, PodSet pods, std::string_view separator) {
-  std::string out;
-  for (PodId p : pods_in(pods)) {
-    if (!out.empty())
-      out += separator;
-    out += cluster.pod_name(p);
-  }
-  return out;
-}
-
-std::string or_none(std::string text, std::string_view none) {
-  return text.empty() ? std::string(none) : text;
-}
-
-std::string per_pod(const Cluster& c, const std::function<std::string(PodId)>& of) {
-  std::string out;
-  for (PodId p = 0; p < c.pod_count(); ++p) {
-    const std::string value = of(p);
-    if (value.empty())
-      continue;
-    out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", c.pod_name(p), value);
-  }
-  return or_none(out);
-}
-
 PhaseWords phase_words(JobPhase phase) {
   switch (phase) {
     case JobPhase::kClear:
@@ -373,6 +348,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
                          c.pod_name(a.pod), node_name(c, after.api(a.pod).nominated));
     case ActionKind::kRecreate:
       return fmt::format("{}'s controller creates it again, a new object", c.pod_name(a.pod));
+    case ActionKind::kPdbSync:
+      return pdb_sync_text(before, after, a.node);
   }
   return {};
 }
@@ -415,6 +392,8 @@ StateLines state_lines(const World& w, const StateLines& memory) {
                      per_pod(c, [&](PodId p) { return pod_names(c, w.inflight_victims_of(p)); }));
   if (w.waiting_for_own_victims() != 0)
     lines.emplace_back("awaiting own victims", pod_names(c, w.waiting_for_own_victims()));
+  if (w.mechanisms().pdb_status_lagged)
+    lines.emplace_back("PDB status (published)", pdb_status_text(w));
   lines.emplace_back("last victims", per_pod(c, [&](PodId p) {
                        const PodId v = w.last_victim(p);
                        return v == kNoPod ? std::string() : c.pod_name(v);

@@ -39,6 +39,11 @@ PhaseWords phase_words(JobPhase phase);
 /// Job index i of w in words: "p on node-a: evicting, to evict v1, last v2".
 std::string job_text(const World& w, std::size_t i);
 
+/// pdb-status=lagged: what a `pdb-sync` of PDB b did, and every PDB's published status
+/// ("web: web-1, web-2 healthy, DisruptionsAllowed 1"); defined in show_words.cc.
+std::string pdb_sync_text(const World& before, const World& after, std::size_t b);
+std::string pdb_status_text(const World& w);
+
 /// The whole state of a World as labelled lines, in a fixed order, one per component (each
 /// pod's API object, informer copy, nomination and binding; the queue; the scheduling cycle
 /// in flight (cycle=split); the in-flight set and the preemptors waiting for their own

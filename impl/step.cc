@@ -60,6 +60,11 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
     }
   }
   lister_ = api_;  // the informer has synced before the first cycle
+  // pdb-status=lagged: the disruption controller has published every PDB's status.
+  if (mechanisms().pdb_status_lagged) {
+    for (std::size_t b = 0; b < c.scenario().pdbs.size(); ++b)
+      pdb_counted_ |= healthy_members(b);
+  }
   StepReport ignored;
   for (PodId p = 0; p < n; ++p) {
     if (api_[p].exists && api_[p].node == kNoNode)
@@ -134,6 +139,13 @@ void World::enabled_actions(std::vector<Action>& out) const {
   for (PodId p = 0; p < n; ++p) {
     if (api_[p].exists && api_[p].terminating)
       out.push_back({ActionKind::kTerminate, p, kNoPod});
+  }
+  // pdb-status=lagged: the disruption controller recounts a PDB whose published count of
+  // healthy pods differs from the API server's (pdb_status.cc); with nothing to change it
+  // writes nothing, so the step is not enabled.
+  for (std::size_t b = 0; b < cluster_->scenario().pdbs.size() && b < kNoNode; ++b) {
+    if (is_pdb_stale(b))
+      out.push_back({ActionKind::kPdbSync, kNoPod, kNoPod, static_cast<NodeId>(b)});
   }
   // arrival-order: a later arrival waits for the one listed before it.
   for (PodId p : pods_in(uncreated_)) {
@@ -327,6 +339,16 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kRecreate:
       return fmt::format("{} is not a deleted pod its controller re-creates (`recreated: true`)",
                          p);
+    case ActionKind::kPdbSync:
+      if (!mechanisms().pdb_status_lagged) {
+        return "the scheduler computes each PDB's budget at its decision (pdb-sync exists only "
+               "with --pdb-status=lagged)";
+      }
+      return fmt::format(
+          "the published status of {} already counts the healthy pods the API "
+          "server has",
+          a.node < c.scenario().pdbs.size() ? c.scenario().pdbs[a.node].name
+                                            : std::string("the PDB"));
     case ActionKind::kExternalBind:
       if (a.pod != kNoPod && is_second_schedulers(a.pod)) {
         return fmt::format(
@@ -424,6 +446,9 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kStatusPatch:
       run_patch(a.pod, report);  // dispatcher.cc
+      break;
+    case ActionKind::kPdbSync:
+      sync_pdb(a.node, report);  // pdb_status.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

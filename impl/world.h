@@ -74,9 +74,12 @@ struct CycleDecision {
   };
   Kind kind = Kind::kNoCandidate;
   NodeId node = kNoNode;
-  std::array<std::uint8_t, 2> unused{};  ///< always zero: no padding (see World)
-  PodSet victims = 0;                    ///< every victim of the chosen candidate
-  PodSet to_evict = 0;                   ///< victims without a deletionTimestamp in the informer
+  /// The PDB violations kube-scheduler's rules counted for the chosen candidate
+  /// (filterPodsWithPDBViolation, as the scheduler reads the PDBs' budgets).
+  std::uint8_t pdb_violations = 0;
+  std::uint8_t unused = 0;  ///< always zero: no padding (see World)
+  PodSet victims = 0;       ///< every victim of the chosen candidate
+  PodSet to_evict = 0;      ///< victims without a deletionTimestamp in the informer
 
   friend bool operator==(const CycleDecision&, const CycleDecision&) = default;
 };
@@ -179,6 +182,16 @@ class World {
   /// Whether arrival a has been created (trivially so for Arrival::Kind::kNone). Read off the
   /// creation bits above, so `arrival-order` adds nothing to the state.
   bool has_arrived(const Arrival& a) const;
+  /// The PDBs' status as the disruption controller last wrote it and the scheduler's PDB
+  /// informer shows it (pdb-status=lagged; empty otherwise): the pods it counted healthy.
+  /// One bit a pod, so two PDBs selecting one pod share it (SPEC §2.6).
+  PodSet pdb_counted() const { return pdb_counted_; }
+  /// PDB b's published DisruptionsAllowed: what the disruption controller's updatePdbStatus
+  /// computes from the pods it counted healthy, never below zero.
+  int published_disruptions_allowed(std::size_t b) const;
+  /// PDB b's matching pods that the API server has running and not terminating: what the
+  /// disruption controller would count healthy now.
+  PodSet healthy_members(std::size_t b) const;
 
   // --- The scheduler's view ---------------------------------------------------------------
   const PodObj& lister(PodId p) const { return lister_[p]; }
@@ -339,6 +352,12 @@ class World {
   /// A binding or an eviction the scheduler sent before its restart lands.
   void late_bind(PodId p, StepReport& report);
   void late_evict(PodId v, StepReport& report);
+  // pdb_status.cc
+  /// pdb-status=lagged: whether PDB b's published count of healthy pods differs from the
+  /// API server's, so that the disruption controller's `pdb-sync` would write a new status.
+  bool is_pdb_stale(std::size_t b) const;
+  /// pdb-status=lagged: the disruption controller recounts PDB b and publishes its status.
+  void sync_pdb(std::size_t b, StepReport& report);
   // dispatcher.cc
   /// api-calls=dispatched: the API dispatcher's add of a status patch of p's
   /// nominatedNodeName to `node`, made from a copy of p that shows `base`.
@@ -377,6 +396,7 @@ class World {
   PodSet error_backoff_ = 0;  ///< the part of backoffQ in podErrorBackoffQ
   PodSet late_evictions_ = 0;
   PodSet patches_ = 0;
+  PodSet pdb_counted_ = 0;  ///< pdb-status=lagged: the PDBs' published healthy pods
   JobList jobs_;
   CycleDecision in_flight_decision_;
 
@@ -391,7 +411,7 @@ class World {
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
   std::uint8_t external_bindings_left_ = 0;
-  std::array<std::uint8_t, 6> unused_{};  ///< always zero: a World has no padding
+  std::array<std::uint8_t, 2> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

@@ -241,6 +241,13 @@ const std::vector<Pin>& reference_pins() {
        14,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
+      // #91492 (SPEC §8 F17): inflight=on spends victims in flight from the PDB's budget.
+      {"pdb-budget-race",
+       6407,
+       19496,
+       27,
+       {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "binding-beside-binding",
+        "preemptor-retried", "gated-preemptor-woken"}},
       {"takeover-pdb",
        309399,
        977597,
@@ -399,6 +406,16 @@ const std::vector<Race>& races() {
        {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
        "no-lost-wakeup",
        20},
+      // #91492: p-2 reads a PDB budget that still counts p-1's victim and takes the last web
+      // pod, counting no violation (SPEC §8 F17); the same with the budget read live.
+      {"pdb-budget-race",
+       {"--profile", "kubernetes", "--pdb-status=lagged", "--property", "no-pdb-overspend"},
+       "no-pdb-overspend",
+       2},
+      {"pdb-budget-race",
+       {"--inflight=preemptor-only", "--property", "no-pdb-overspend"},
+       "no-pdb-overspend",
+       2},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -654,6 +671,48 @@ TEST(Scenarios, ABindingSentBeforeARestartCanLandBesideTheNewProcesssChoice) {
   for (const Action& a : r.violation->path)
     late = late || a.kind == ActionKind::kLateBind;
   EXPECT_TRUE(late);
+}
+
+// pdb-status=lagged under `reference`: the published budget is state and the disruption
+// controller's pdb-sync a step, and inflight=on trusts no published budget above its own
+// count, so #91492's race stays closed (SPEC §8 F17). On takeover-pdb, kube-scheduler's
+// profile holds with either status: p-high may choose web-2 after the informer shows web-1
+// gone while the published budget still counts it, but web-2 is p-mid's pending victim by
+// then, so no budget is spent twice.
+TEST(Scenarios, ThePdbStatusLagIsClosedUnderReference) {
+  auto r = check("pdb-budget-race", {"--pdb-status=lagged"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kHolds)
+      << (r.violation ? r.violation->name + ": " + r.violation->message : r.limit);
+  EXPECT_EQ(r.stats.states, 12772u);
+  EXPECT_EQ(r.stats.transitions, 45225u);
+  EXPECT_EQ(r.stats.depth, 28u);
+  auto t = check("takeover-pdb", {"--pdb-status=lagged", "--property", "no-pdb-overspend"});
+  EXPECT_EQ(t.outcome, checker::Outcome::kHolds) << (t.violation ? t.violation->message : t.limit);
+  EXPECT_EQ(t.stats.states, 912949u);
+}
+
+// Best effort is allowed: on pdb.yaml with a budget of none (min-available 2) and node-b
+// gone, p's only candidate evicts both web pods; kube-scheduler's rules count both as
+// violations, so no-pdb-overspend holds under every profile and either status. With the
+// budget allowing one (min-available 1) the rules count one violation of two victims, which
+// is again exactly what happens.
+TEST(Scenarios, ABudgetSpentWhereNoOtherCandidateIsLeftIsAllowed) {
+  for (const int min_available : {1, 2}) {
+    Scenario s = load_scenario_file(scenario_path("pdb"));
+    s.nodes.pop_back();  // node-b and its batch pod
+    std::erase_if(s.pods, [](const PodSpec& p) { return p.name == "batch"; });
+    s.pdbs.at(0).min_available = min_available;
+    for (const std::string profile : {"reference", "kubernetes"}) {
+      for (const std::string status : {"--pdb-status=live", "--pdb-status=lagged"}) {
+        auto r =
+            check_scenario(s, {"--profile", profile, status, "--property", "no-pdb-overspend"});
+        EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+            << min_available << " " << profile << " " << status << ": "
+            << (r.violation ? r.violation->message : r.limit);
+        EXPECT_GT(r.stats.states, 3u);
+      }
+    }
+  }
 }
 
 TEST(Scenarios, ReleaseBeforeLastIsHarmlessUnderKubernetesOnlyWithTheLastVictimGate) {

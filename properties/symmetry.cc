@@ -223,6 +223,7 @@ World PodRenaming::rename(const World& w, const std::array<PodId, kMaxPods>& to)
   r.error_backoff_ = rename_set(w.error_backoff_, to);
   r.late_evictions_ = rename_set(w.late_evictions_, to);
   r.patches_ = rename_set(w.patches_, to);
+  r.pdb_counted_ = rename_set(w.pdb_counted_, to);
   for (Job& j : r.jobs_) {
     j.preemptor = rename_pod(j.preemptor, to);
     j.last = rename_pod(j.last, to);
@@ -299,7 +300,8 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
            bit(w.preempting_, p, 3) | bit(w.waiting_, p, 4) | bit(w.backoff_, p, 5) |
            bit(w.error_backoff_, p, 6) | bit(w.late_evictions_, p, 7) | bit(w.patches_, p, 8) |
            bit(w.in_flight_decision_.victims, p, 9) | bit(w.in_flight_decision_.to_evict, p, 10) |
-           std::uint64_t{w.in_flight_ == p} << 11 | active_at[p] << 16);
+           bit(w.pdb_counted_, p, 12) | std::uint64_t{w.in_flight_ == p} << 11 |
+           active_at[p] << 16);
     d.word(w.last_victim_[p] == kNoPod ? 0 : std::uint64_t{class_of[w.last_victim_[p]]} + 1);
     d.word(class_multiset(w.inflight_by_[p], class_of));
     d.word(class_multiset(l.chosen_by_[p], class_of));

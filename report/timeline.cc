@@ -113,6 +113,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
     case ActionKind::kLateEvict:
     case ActionKind::kStatusPatch:
     case ActionKind::kRecreate:
+    case ActionKind::kPdbSync:
       return {};
   }
   return {};
@@ -152,6 +153,8 @@ Lane lane_of(ActionKind kind) {
     // Another scheduler or controller, outside kube-scheduler.
     case ActionKind::kExternalBind:
     case ActionKind::kRecreate:
+    // The disruption controller, in kube-controller-manager.
+    case ActionKind::kPdbSync:
       return Lane::kUser;
     // A restart is the scheduler process itself: its new scheduling thread relists.
     case ActionKind::kRestart:

@@ -62,6 +62,7 @@ bool is_fair(ActionKind kind) {
     case ActionKind::kCycleEnd:
     case ActionKind::kBackoffExpires:
     case ActionKind::kStatusPatch:  // the API dispatcher's own goroutine sends it
+    case ActionKind::kPdbSync:      // the disruption controller keeps running, as the kubelet
       return true;
     case ActionKind::kBindFails:
     case ActionKind::kEvictFails:

@@ -4,8 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <optional>
+#include <vector>
 
+#include "impl/evaluator.h"
 #include "impl/show.h"
 
 namespace preemptcheck::spec {
@@ -139,6 +143,63 @@ void check_over_preemption(const World& before, const Ledger& ledger, const Step
   }
 }
 
+// no-pdb-overspend: filterPodsWithPDBViolation's rule run over the victims this preemption
+// adds, most important first, against each PDB's true budget — its matching pods the API
+// server has running and not terminating, less the victims earlier preemptions still have
+// pending, less minAvailable. A victim already pending is no new spending (choosing it again
+// is no-double-victim's business). A victim that takes a budget below zero is a violation;
+// the scheduler must have counted at least as many for its candidate. Choosing a candidate
+// whose violations it counted (none better was left) is allowed.
+void check_pdb_overspend(const World& before, const Ledger& ledger, const StepReport& step,
+                         Findings& out) {
+  const Cluster& c = before.cluster();
+  const auto& pdbs = c.scenario().pdbs;
+  const CycleDecision& d = step.decision;
+  PodSet pending = 0;
+  for (PodId q = 0; q < c.pod_count(); ++q)
+    pending |= ledger.chosen_by(q);
+  std::vector<int> left;
+  PodSet healthy = 0;
+  for (std::size_t b = 0; b < pdbs.size(); ++b) {
+    const PodSet h = before.healthy_members(b);
+    healthy |= h;
+    left.push_back(std::popcount(h & ~pending) - pdbs[b].min_available);
+  }
+  std::vector<PodId> chosen;
+  for (PodId v : pods_in(d.to_evict & healthy & ~pending))
+    chosen.push_back(v);
+  std::sort(chosen.begin(), chosen.end(),
+            [&](PodId a, PodId b) { return is_more_important(before, a, b); });
+  int violations = 0;
+  std::optional<std::size_t> spent;  // the first PDB taken below its minAvailable
+  for (PodId v : chosen) {
+    bool violates = false;
+    for (std::size_t b = 0; b < pdbs.size(); ++b) {
+      if (!has_pod(c.pdb_members()[b], v) || --left[b] >= 0)
+        continue;
+      violates = true;
+      if (!spent)
+        spent = b;
+    }
+    violations += violates ? 1 : 0;
+  }
+  if (violations <= d.pdb_violations)
+    return;
+  const std::size_t b = *spent;
+  const PodSet h = before.healthy_members(b);
+  out.violated.emplace_back(
+      Property::kNoPdbOverspend,
+      fmt::format("{} preempts {} on {} counting {} PDB violation{}, but {} has {} running{}, "
+                  "minAvailable {}: the choice leaves {}",
+                  c.pod_name(step.pod), pod_names(c, d.to_evict), c.node_name(d.node),
+                  d.pdb_violations, d.pdb_violations == 1 ? "" : "s", pdbs[b].name,
+                  or_none(pod_names(c, h)),
+                  (h & pending) != 0
+                      ? fmt::format(" ({} already pending as victims)", pod_names(c, h & pending))
+                      : "",
+                  pdbs[b].min_available, std::popcount(h & ~pending & ~d.to_evict)));
+}
+
 void check_overcommit(const World& w, Findings& out) {
   const Cluster& c = w.cluster();
   const PodSet second = second_scheduler_pods(c);  // not counted, as in no-double-claim
@@ -237,6 +298,7 @@ void check_step(const World& before, const StepReport& step, const World& after,
     if (d.kind == Kind::kPreempt) {
       check_double_victim(before, ledger, step, out);
       check_over_preemption(before, ledger, step, out);
+      check_pdb_overspend(before, ledger, step, out);
     }
     if (d.kind == Kind::kPreempt || d.kind == Kind::kBind) {
       check_double_claim(before, ledger, step, out);

@@ -26,6 +26,10 @@ const std::vector<PropertyDef>& property_table() {
        "once the cluster has settled (nothing but the periodic flush can happen, and it would "
        "change nothing), the pods the scenario's `expect:` names as bound are bound and those "
        "it names as not-bound are not (vacuous without `expect:`)"},
+      {P::kNoPdbOverspend, "no-pdb-overspend", false, P::kNoPdbOverspend,
+       "a preemption never takes from a PodDisruptionBudget more than it has left (its "
+       "matching pods running and not terminating, less the victims other preemptions still "
+       "have pending, less minAvailable) without counting the excess as PDB violations"},
       {P::kVictimsInFlight, "victims-in-flight", true, P::kNoDoubleVictim,
        "an executor job holds victims whose deletion has not been issued"},
       {P::kBusyNodeEvaluated, "busy-node-evaluated", true, P::kNoDoubleVictim,

@@ -17,6 +17,7 @@ enum class Property : std::uint8_t {
   kNoOverPreemption,
   kNoLostWakeup,
   kExpectedOutcome,
+  kNoPdbOverspend,
   // sometimes (witnesses)
   kVictimsInFlight,
   kBusyNodeEvaluated,
@@ -27,7 +28,7 @@ enum class Property : std::uint8_t {
   kGatedPreemptorWoken,
 };
 
-inline constexpr std::size_t kPropertyCount = 13;
+inline constexpr std::size_t kPropertyCount = 14;
 
 /// One row of the property table.
 struct PropertyDef {
