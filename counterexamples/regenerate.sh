@@ -72,6 +72,9 @@ check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-d
 # With the API dispatcher an older nomination patch is sent and delivered after the pod was
 # re-nominated elsewhere (SPEC §8 F12).
 check scenarios/g7-higher-takes-place.yaml --profile kubernetes-1.35 --property no-double-claim
+# #140082: a victim waiting at Permit or in PreBind is preempted in memory; before PR #140054
+# nothing activates the preemptor whose gate used up its binding cycle's move (SPEC §8 F16).
+check scenarios/binding-in-flight.yaml --profile kubernetes-prebind --activate-in-memory=off --property no-lost-wakeup
 # #130429: a second scheduler puts the re-created victim back; the preemptor loops forever.
 check_liveness scenarios/returning-victim.yaml --profile kubernetes-1.35
 

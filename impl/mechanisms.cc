@@ -73,6 +73,14 @@ const std::vector<Switch>& switches() {
        {"direct", "dispatched"},
        [](const Mechanisms& m) { return m.dispatched_calls ? 1 : 0; },
        [](Mechanisms& m, int i) { m.dispatched_calls = i == 1; }},
+      {"binding-victims",
+       {"delete", "in-memory"},
+       [](const Mechanisms& m) { return m.binding_victims_in_memory ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.binding_victims_in_memory = i == 1; }},
+      {"activate-in-memory",
+       {"on", "off"},
+       [](const Mechanisms& m) { return m.activate_in_memory ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.activate_in_memory = i == 0; }},
   };
   return kSwitches;
 }
@@ -145,12 +153,17 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
     return m.patch_diff_view;
   if (name == "api-calls")
     return m.dispatched_calls;
+  if (name == "binding-victims")
+    return m.binding_victims_in_memory;
+  if (name == "activate-in-memory")
+    return !m.activate_in_memory;
   return true;
 }
 
 const std::vector<std::string_view>& profile_names() {
-  static const std::vector<std::string_view> kNames = {"reference", "kubernetes", "kubernetes-1.32",
-                                                       "kubernetes-1.35", "sync"};
+  static const std::vector<std::string_view> kNames = {"reference",          "kubernetes",
+                                                       "kubernetes-1.32",    "kubernetes-1.35",
+                                                       "kubernetes-prebind", "sync"};
   return kNames;
 }
 
@@ -181,6 +194,15 @@ std::optional<Mechanisms> profile(std::string_view name) {
   // sources (SPEC §2.5): this profile is "the gate on", as 1.35.0 shipped it.
   if (name == "kubernetes-1.35") {
     m.dispatched_calls = true;
+    return m;
+  }
+  // kube-scheduler as `kubernetes`, for pods whose binding cycle waits at Permit or in
+  // PreBind (a waiting Permit plugin, volume binding, DRA): a victim there is preempted in
+  // memory, and the job's end activates the preemptor when that victim was its last (PR
+  // #140054). `kubernetes` keeps pods whose binding cycle is the Bind call alone, which the
+  // executor deletes through the API (SPEC §2.6).
+  if (name == "kubernetes-prebind") {
+    m.binding_victims_in_memory = true;
     return m;
   }
   // The first asynchronous version (#128170) opened the gate before the last victim's

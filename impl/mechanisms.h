@@ -70,6 +70,13 @@ struct Mechanisms {
   /// and the bindings go through kube-scheduler's API dispatcher (SchedulerAsyncAPICalls,
   /// impl/dispatcher.cc) rather than being sent by the caller.
   bool dispatched_calls = false;
+  /// Whether the executor preempts a victim whose binding is in flight (waiting at Permit or
+  /// in PreBind) in memory, failing its binding cycle, rather than deleting it through the
+  /// API (impl/executor.cc `preempt_in_memory`).
+  bool binding_victims_in_memory = false;
+  /// Whether a job whose last victim was preempted in memory activates its preemptor when
+  /// it ends (PR #140054; no deletion event will show that victim gone).
+  bool activate_in_memory = true;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -88,9 +95,9 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
-/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff` and
-/// `api-calls`, written
-/// only when not at their first value, so that every file and digest written before they
+/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff`,
+/// `api-calls`, `binding-victims` and `activate-in-memory`, written only when not at their
+/// first value, so that every file and digest written before they
 /// existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);
 

@@ -399,6 +399,14 @@ const std::vector<Race>& races() {
        {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
        "no-lost-wakeup",
        20},
+      // #140082: low, waiting at Permit or in PreBind, is preempted in memory; its binding
+      // cycle's move reaches high while it is still gated, and before PR #140054 nothing
+      // activates it (SPEC §8 F16).
+      {"binding-in-flight",
+       {"--profile", "kubernetes-prebind", "--activate-in-memory=off", "--property",
+        "no-lost-wakeup"},
+       "no-lost-wakeup",
+       10},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -482,6 +490,25 @@ TEST(Scenarios, ActivateOnFinishClosesTheInFlightEventPath) {
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
   EXPECT_EQ(r.stats.states, 877u);
   EXPECT_EQ(r.stats.depth, 23u);
+}
+
+// SPEC §8 F16: a victim waiting at Permit or in PreBind is preempted in memory, and PR
+// #140054's activation closes #140082 over every interleaving — where `kubernetes`, whose
+// binding victim is deleted through the API (its binding past PreBind), strands the
+// preemptor by F5's path. Under kubernetes-prebind --activate-in-memory=off it breaks (the
+// race pin above).
+TEST(Scenarios, InMemoryVictimsAreClosedByTheActivationOfPR140054) {
+  auto r = check("binding-in-flight", {"--profile", "kubernetes-prebind"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << (r.violation ? r.violation->message : r.limit);
+  EXPECT_EQ(r.stats.states, 100u);
+  EXPECT_EQ(r.stats.depth, 16u);
+  r = check("early-gate", {"--profile", "kubernetes-prebind", "--property", "no-lost-wakeup"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  for (const std::string scenario : {"binding-in-flight", "early-gate"}) {
+    r = check(scenario, {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
+    ASSERT_EQ(r.outcome, checker::Outcome::kViolated) << scenario;
+    EXPECT_EQ(r.violation->path.size(), scenario == "early-gate" ? 13u : 10u);
+  }
 }
 
 // The split cycle under `reference`: every property holds.
