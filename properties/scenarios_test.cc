@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "files/scenario_yaml.h"
@@ -407,6 +408,15 @@ const std::vector<Race>& races() {
         "no-lost-wakeup"},
        "no-lost-wakeup",
        10},
+      // PR #140054's activation has PR #142294's hazard (SPEC §8 F17): victim-binding, the last
+      // victim, went in memory, so the job's end activates p-mid before the informer shows
+      // victim-1 terminating or p-mid's own nomination; it preempts on node-2 while victim-1
+      // is pending (and chooses victim-1 again:
+      // Scenarios.InMemoryVictimsAreClosedByTheActivationOfPR140054).
+      {"g7-higher-takes-place",
+       {"--profile", "kubernetes-prebind", "--property", "no-over-preemption"},
+       "no-over-preemption",
+       10},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -508,6 +518,26 @@ TEST(Scenarios, InMemoryVictimsAreClosedByTheActivationOfPR140054) {
     r = check(scenario, {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
     ASSERT_EQ(r.outcome, checker::Outcome::kViolated) << scenario;
     EXPECT_EQ(r.violation->path.size(), scenario == "early-gate" ? 13u : 10u);
+  }
+  // F17: the activation runs p-mid before the informer shows victim-1 terminating.
+  r = check("g7-higher-takes-place",
+            {"--profile", "kubernetes-prebind", "--property", "no-double-victim"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 9u);
+  EXPECT_EQ(r.violation->path.back().kind, ActionKind::kSchedule);
+}
+
+// SPEC §2.6: `reference` with victims preempted in memory holds every property (measured on
+// every committed scenario; pinned on three). Its in-flight set lets the victim go at once,
+// and its preemptor waits for its own victims still in flight (F17 under kubernetes-prebind).
+TEST(Scenarios, ReferenceHoldsWithVictimsPreemptedInMemory) {
+  const std::vector<std::pair<std::string, std::uint64_t>> pins = {
+      {"binding-in-flight", 90}, {"early-gate", 506}, {"g4-higher-takeover", 1397}};
+  for (const auto& [scenario, states] : pins) {
+    auto r = check(scenario, {"--binding-victims=in-memory"});
+    EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+        << scenario << ": " << (r.violation ? r.violation->message : r.limit);
+    EXPECT_EQ(r.stats.states, states) << scenario;
   }
 }
 
