@@ -110,6 +110,17 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
 
   switch (d.kind) {
     case CycleDecision::Kind::kBind:
+      // binding-nomination (NominatedNodeNameForExpectation): the binding cycle, before it
+      // waits at Permit or in PreBind, patches the chosen node as p's nominatedNodeName for
+      // components outside the scheduler
+      // (pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610 L281-296;
+      // kubernetes/enhancements@64765b4b02389318f2113119dd9e491479f978a0
+      // keps/sig-scheduling/5278-nominated-node-name-for-expectation/README.md L244). Folded
+      // into this step, so under api-calls=dispatched the binding queued next overwrites the
+      // patch (SPEC §2.6). The informer's delivery of it leaves the nominator alone while p is
+      // assumed (impl/informer.cc).
+      if (m.binding_nomination)
+        patch_nominated(p, d.node, view, report);
       // api-calls=dispatched: the binding takes p's slot in the API dispatcher, overwriting
       // a status patch still queued there (impl/dispatcher.cc).
       if (m.dispatched_calls)

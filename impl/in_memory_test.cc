@@ -43,14 +43,17 @@ void up_to_the_eviction(World& w) {
   run(w, "schedule low");
   ASSERT_NE(w.binding(id(w, "low")), kNoNode);
   run(w, "create high");
-  run(w, "observe");
+  observe_all(w);  // high's Added (after low's nomination, written by its binding cycle)
   run(w, "schedule high");
   run(w, "clear-nominations high");
   ASSERT_TRUE(has_pod(w.gated(), id(w, "high")));
 }
 
 TEST(implInMemory, AVictimWhoseBindingIsInFlightIsPreemptedWithoutAnApiCall) {
-  World w = world_of(binding_in_flight("kubernetes-prebind"));
+  // Without the binding's own nomination, whose clear would be the one write of this step.
+  Scenario s = binding_in_flight("kubernetes-prebind");
+  s.mechanisms.binding_nomination = false;
+  World w = world_of(s);
   up_to_the_eviction(w);
   const PodId low = id(w, "low");
   const std::size_t events = w.events().size();
@@ -125,6 +128,36 @@ TEST(implInMemory, AVictimTheApiShowsBoundIsDeletedEvenInMemory) {
   EXPECT_EQ(r.in_memory, 0u);
   EXPECT_TRUE(w.api(id(w, "v")).terminating);
   EXPECT_TRUE(w.api(id(w, "v")).disruption_target);
+}
+
+TEST(implInMemory, TheBindingCycleWritesTheChosenNodeAsTheNomination) {
+  for (const bool on : {true, false}) {
+    Scenario s = binding_in_flight("kubernetes-prebind");
+    s.mechanisms.binding_nomination = on;
+    World w = world_of(s);
+    const PodId low = id(w, "low");
+    run(w, "schedule low");
+    EXPECT_EQ(w.api(low).nominated, on ? node_id(w, "node") : kNoNode) << "on " << on;
+    observe_all(w);
+    // An update of an assumed pod does not reach the nominator.
+    EXPECT_EQ(w.nominated(low), kNoNode);
+    run(w, "create high");
+    run(w, "observe");
+    run(w, "schedule high");
+    run(w, "clear-nominations high");
+    // Preempted in memory, low's failure handler clears the nomination its binding wrote.
+    run(w, "evict high low");
+    EXPECT_EQ(w.api(low).nominated, kNoNode) << "on " << on;
+  }
+}
+
+TEST(implInMemory, TheBindingsNominationIsOverwrittenByTheQueuedBinding) {
+  Scenario s = binding_in_flight("kubernetes-prebind");
+  s.mechanisms.dispatched_calls = true;
+  World w = world_of(s);
+  run(w, "schedule low");
+  EXPECT_EQ(w.queued_patches(), 0u);
+  EXPECT_NE(w.binding(id(w, "low")), kNoNode);
 }
 
 }  // namespace

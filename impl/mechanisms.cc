@@ -81,6 +81,10 @@ const std::vector<Switch>& switches() {
        {"on", "off"},
        [](const Mechanisms& m) { return m.activate_in_memory ? 0 : 1; },
        [](Mechanisms& m, int i) { m.activate_in_memory = i == 0; }},
+      {"binding-nomination",
+       {"off", "on"},
+       [](const Mechanisms& m) { return m.binding_nomination ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.binding_nomination = i == 1; }},
   };
   return kSwitches;
 }
@@ -157,6 +161,8 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
     return m.binding_victims_in_memory;
   if (name == "activate-in-memory")
     return !m.activate_in_memory;
+  if (name == "binding-nomination")
+    return m.binding_nomination;
   return true;
 }
 
@@ -200,9 +206,12 @@ std::optional<Mechanisms> profile(std::string_view name) {
   // PreBind (a waiting Permit plugin, volume binding, DRA): a victim there is preempted in
   // memory, and the job's end activates the preemptor when that victim was its last (PR
   // #140054). `kubernetes` keeps pods whose binding cycle is the Bind call alone, which the
-  // executor deletes through the API (SPEC §2.6).
+  // executor deletes through the API (SPEC §2.6). For the same pods the binding cycle writes
+  // the chosen node as their nominatedNodeName first (NominatedNodeNameForExpectation, beta
+  // and on by default, SPEC §2.6).
   if (name == "kubernetes-prebind") {
     m.binding_victims_in_memory = true;
+    m.binding_nomination = true;
     return m;
   }
   // The first asynchronous version (#128170) opened the gate before the last victim's

@@ -77,6 +77,9 @@ struct Mechanisms {
   /// Whether a job whose last victim was preempted in memory activates its preemptor when
   /// it ends (PR #140054; no deletion event will show that victim gone).
   bool activate_in_memory = true;
+  /// NominatedNodeNameForExpectation: whether the binding cycle writes the chosen node as the
+  /// pod's nominatedNodeName before it waits at Permit or in PreBind (impl/cycle.cc).
+  bool binding_nomination = false;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -96,8 +99,8 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
 /// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff`,
-/// `api-calls`, `binding-victims` and `activate-in-memory`, written only when not at their
-/// first value, so that every file and digest written before they
+/// `api-calls`, `binding-victims`, `activate-in-memory` and `binding-nomination`, written only
+/// when not at their first value, so that every file and digest written before they
 /// existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);
 
