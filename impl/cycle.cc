@@ -111,6 +111,17 @@ void World::end_cycle(PodId p, const CycleDecision& d, StepReport& report) {
 
   switch (d.kind) {
     case CycleDecision::Kind::kBind:
+      // binding-nomination (NominatedNodeNameForExpectation): the binding cycle, before it
+      // waits at Permit or in PreBind, patches the chosen node as p's nominatedNodeName for
+      // components outside the scheduler
+      // (pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610 L281-296;
+      // kubernetes/enhancements@64765b4b02389318f2113119dd9e491479f978a0
+      // keps/sig-scheduling/5278-nominated-node-name-for-expectation/README.md L244). Folded
+      // into this step, so under api-calls=dispatched the binding queued next overwrites the
+      // patch (SPEC §2.7). The informer's delivery of it leaves the nominator alone while p is
+      // assumed (impl/informer.cc).
+      if (m.binding_nomination)
+        patch_nominated(p, d.node, view, report);
       // api-calls=dispatched: the binding takes p's slot in the API dispatcher, overwriting
       // a status patch still queued there (impl/dispatcher.cc).
       if (m.dispatched_calls)
@@ -225,6 +236,29 @@ void World::fail_binding(PodId p, StepReport& report) {
     move_all_on_delete(report);
   }
   requeue_moved(p, report, true);
+}
+
+void World::preempt_in_memory(PodId v, StepReport& report) {
+  // binding-victims=in-memory: the executor rejected v at Permit or in PreBind; its binding
+  // cycle returns a non-rejected error status (S1n: WaitOnPermit L302-316, PreBind
+  // L327-329) and handleBindingCycleError runs Unreserve and ForgetPod (L369) and, the
+  // status not being rejected, moves the queue at once on AssignedPodDelete (L382-383) — a
+  // move that reaches a preemptor still in `preempting` and is used up at its gate (#140082).
+  // The failure handler, told to clear the nomination (L387), re-queues v (L1088), drops its
+  // in-memory nomination (L1100) and patches nominatedNodeName="" (L1110). S1n is
+  // pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610. The binding
+  // goroutine's wake-up is folded into the executor's step (SPEC §2.7).
+  binding_[v] = kNoNode;
+  report.in_memory |= pod_bit(v);
+  if (assumed_[v] != kNoNode) {
+    assumed_[v] = kNoNode;
+    move_all_on_delete(report);
+  }
+  requeue_moved(v, report, true);
+  set_nominated(v, kNoNode, report);
+  patch_nominated(v, kNoNode, view_nominated(v), report);
+  // inflight=on: no informer event will show v on its way out; its space is free now.
+  forget_inflight(pod_bit(v), report);
 }
 
 }  // namespace preemptcheck

@@ -4,7 +4,10 @@
 // the PreEnqueue gate tell when the victims are on their way out (gate); the in-flight set
 // keeps victims whose deletion has not yet shown in the informer from being chosen again
 // (inflight); activating the preemptor when the job ends closes the lost wake-up of a
-// delete event used up while it was gated (activate-on-finish).
+// delete event used up while it was gated (activate-on-finish). A victim whose binding is
+// in flight may be preempted in memory instead of deleted (binding-victims), and then no
+// deletion event ever shows it gone: the job activates its preemptor when that victim was
+// the last (activate-in-memory).
 #include "impl/world.h"
 
 #include <algorithm>
@@ -20,8 +23,10 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
       return (job.phase == JobPhase::kEvicting && has_pod(job.pending, a.victim)) ||
              (job.phase == JobPhase::kLast && job.last == a.victim);
     case ActionKind::kEvictFails:
-      return can_fail && ((job.phase == JobPhase::kEvicting && has_pod(job.pending, a.victim)) ||
-                          (job.phase == JobPhase::kLast && job.last == a.victim));
+      // A victim rejected in memory makes no API call that could fail (as enabled_actions).
+      return can_fail && !is_preempted_in_memory(a.victim) &&
+             ((job.phase == JobPhase::kEvicting && has_pod(job.pending, a.victim)) ||
+              (job.phase == JobPhase::kLast && job.last == a.victim));
     case ActionKind::kFinish:
       return job.phase == JobPhase::kFinish;
     case ActionKind::kSchedule:
@@ -66,6 +71,17 @@ void World::enter_last(Job& job) {
     preempting_ &= ~pod_bit(job.preemptor);
 }
 
+bool World::is_preempted_in_memory(PodId v) const {
+  // PreemptPod rejects a victim waiting at Permit (`waitingPod.Preempt`) or in PreBind
+  // (`CancelPod`) without an API call
+  // (pkg/scheduler/framework/preemption/manager/executor.go@e642ef00b3031e9fc29c17a2c55a8c6051e980b8
+  // L114-123, L157-158). The model's binding in flight stands for both phases; CancelPod's
+  // refusal once PreBind has finished, and the fallback to deletion (L124-126), are not
+  // modelled (SPEC §2.7).
+  return mechanisms().binding_victims_in_memory && binding_[v] != kNoNode && api_[v].exists &&
+         api_[v].node == kNoNode;
+}
+
 void World::forget_inflight(PodSet victims, StepReport& report) {
   for (PodId q = 0; q < inflight_by_.size(); ++q) {
     if ((inflight_by_[q] & victims) == 0)
@@ -100,9 +116,18 @@ void World::clear_nominations_step(const Action& a, StepReport& report) {
 }
 
 void World::evict_step(const Action& a, StepReport& report) {
-  Job& job = jobs_[find_job(a)];
-  evict(a.victim, report);
+  const size_t i = find_job(a);
+  const bool in_memory = is_preempted_in_memory(a.victim);
+  if (in_memory) {
+    preempt_in_memory(a.victim, report);  // cycle.cc
+  } else {
+    evict(a.victim, report);
+  }
+  Job& job = jobs_[i];
   if (job.phase == JobPhase::kLast) {
+    // preemptedLastVictimInMemory (executor.go@e642ef00 L225, L304-305): no deletion event opens
+    // the gate's last-victim check, so the job's end must activate the preemptor.
+    job.last_in_memory = in_memory;
     job.phase = JobPhase::kFinish;
   } else {
     job.pending &= ~pod_bit(a.victim);
@@ -144,7 +169,11 @@ void World::finish_step(const Action& a, StepReport& report) {
   // Activate on error (so a failed job cannot strand the preemptor); with
   // activate-on-finish=on also on success (PR #142294), so a delete event used up while
   // the preemptor was gated cannot strand it either. Off with --activate-on-finish=off.
-  if (job.failed || mechanisms().activate_on_finish)
+  // activate-in-memory (PR #140054, executor.go@e642ef00 L250-256): also when the last victim was
+  // preempted in memory, whose binding cycle's move (AssignedPodDelete) reached the preemptor while
+  // it was still gated (#140082). Off with --activate-in-memory=off.
+  const Mechanisms& m = mechanisms();
+  if (job.failed || m.activate_on_finish || (job.last_in_memory && m.activate_in_memory))
     activate(job.preemptor, report);
 }
 

@@ -46,7 +46,7 @@ std::uint64_t World::fingerprint() const {
   for (const Job& j : jobs_) {
     d.word(std::uint64_t{j.preemptor} | std::uint64_t{j.node} << 8 |
            static_cast<std::uint64_t>(j.phase) << 16 | std::uint64_t{j.failed} << 24 |
-           std::uint64_t{j.last} << 32);
+           std::uint64_t{j.last_in_memory} << 25 | std::uint64_t{j.last} << 32);
     d.word(j.pending);
   }
   // Only scenarios with later nodes, deletions, restarts or external bindings digest this

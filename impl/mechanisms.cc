@@ -77,6 +77,18 @@ const std::vector<Switch>& switches() {
        {"live", "lagged"},
        [](const Mechanisms& m) { return m.pdb_status_lagged ? 1 : 0; },
        [](Mechanisms& m, int i) { m.pdb_status_lagged = i == 1; }},
+      {"binding-victims",
+       {"delete", "in-memory"},
+       [](const Mechanisms& m) { return m.binding_victims_in_memory ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.binding_victims_in_memory = i == 1; }},
+      {"activate-in-memory",
+       {"on", "off"},
+       [](const Mechanisms& m) { return m.activate_in_memory ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.activate_in_memory = i == 0; }},
+      {"binding-nomination",
+       {"off", "on"},
+       [](const Mechanisms& m) { return m.binding_nomination ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.binding_nomination = i == 1; }},
   };
   return kSwitches;
 }
@@ -151,12 +163,19 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
     return m.dispatched_calls;
   if (name == "pdb-status")
     return m.pdb_status_lagged;
+  if (name == "binding-victims")
+    return m.binding_victims_in_memory;
+  if (name == "activate-in-memory")
+    return !m.activate_in_memory;
+  if (name == "binding-nomination")
+    return m.binding_nomination;
   return true;
 }
 
 const std::vector<std::string_view>& profile_names() {
-  static const std::vector<std::string_view> kNames = {"reference", "kubernetes", "kubernetes-1.32",
-                                                       "kubernetes-1.35", "sync"};
+  static const std::vector<std::string_view> kNames = {"reference",          "kubernetes",
+                                                       "kubernetes-1.32",    "kubernetes-1.35",
+                                                       "kubernetes-prebind", "sync"};
   return kNames;
 }
 
@@ -187,6 +206,18 @@ std::optional<Mechanisms> profile(std::string_view name) {
   // sources (SPEC §2.5): this profile is "the gate on", as 1.35.0 shipped it.
   if (name == "kubernetes-1.35") {
     m.dispatched_calls = true;
+    return m;
+  }
+  // kube-scheduler as `kubernetes`, for pods whose binding cycle waits at Permit or in
+  // PreBind (a waiting Permit plugin, volume binding, DRA): a victim there is preempted in
+  // memory, and the job's end activates the preemptor when that victim was its last (PR
+  // #140054). `kubernetes` keeps pods whose binding cycle is the Bind call alone, which the
+  // executor deletes through the API (SPEC §2.7). For the same pods the binding cycle writes
+  // the chosen node as their nominatedNodeName first (NominatedNodeNameForExpectation, beta
+  // and on by default, SPEC §2.7).
+  if (name == "kubernetes-prebind") {
+    m.binding_victims_in_memory = true;
+    m.binding_nomination = true;
     return m;
   }
   // The first asynchronous version (#128170) opened the gate before the last victim's

@@ -74,6 +74,16 @@ struct Mechanisms {
   /// DisruptionsAllowed as the disruption controller last published it (a `pdb-sync` step
   /// recomputes it) rather than computed at the decision from the scheduler's own view.
   bool pdb_status_lagged = false;
+  /// Whether the executor preempts a victim whose binding is in flight (waiting at Permit or
+  /// in PreBind) in memory, failing its binding cycle, rather than deleting it through the
+  /// API (impl/executor.cc `preempt_in_memory`).
+  bool binding_victims_in_memory = false;
+  /// Whether a job whose last victim was preempted in memory activates its preemptor when
+  /// it ends (PR #140054; no deletion event will show that victim gone).
+  bool activate_in_memory = true;
+  /// NominatedNodeNameForExpectation: whether the binding cycle writes the chosen node as the
+  /// pod's nominatedNodeName before it waits at Permit or in PreBind (impl/cycle.cc).
+  bool binding_nomination = false;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -93,9 +103,9 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
 /// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff`,
-/// `api-calls` and `pdb-status`, written
-/// only when not at their first value, so that every file and digest written before they
-/// existed keeps its text.
+/// `api-calls`, `pdb-status`, `binding-victims`, `activate-in-memory` and
+/// `binding-nomination`, written only when not at their first value, so that every file and
+/// digest written before they existed keeps its text.
 bool mechanism_printed(const Mechanisms& m, std::string_view name);
 
 /// The names of every profile, `reference` first.

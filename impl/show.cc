@@ -41,12 +41,10 @@ std::string moves(const Cluster& c, const StepReport& step) {
     out += fmt::format("; moves {} to activeQ", pod_names(c, step.moved & ~step.backed_off));
   if (step.backed_off != 0)
     out += fmt::format("; moves {} to backoffQ", pod_names(c, step.backed_off));
-  if (step.consumed != 0) {
+  if (step.consumed != 0)
     out += fmt::format("; {} stays gated and the event is used up", pod_names(c, step.consumed));
-  }
-  if (step.recorded_for != kNoPod) {
+  if (step.recorded_for != kNoPod)
     out += fmt::format("; recorded as an in-flight event for {}", c.pod_name(step.recorded_for));
-  }
   return out;
 }
 
@@ -232,10 +230,8 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
             before.assumed(a.pod) != kNoNode ? " and the cache forgets it" : "", moves(c, step));
       }
       if (step.binding_lost) {
-        return fmt::format(
-            "{} was deleted meanwhile; the binding fails and the cache forgets "
-            "it{}",
-            c.pod_name(a.pod), moves(c, step));
+        return fmt::format("{} was deleted meanwhile; the binding fails and the cache forgets it{}",
+                           c.pod_name(a.pod), moves(c, step));
       }
       return fmt::format("{} is bound to {}", c.pod_name(a.pod),
                          c.node_name(before.binding(a.pod)));
@@ -251,6 +247,12 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
                          pod_names(c, step.cleared));
     case ActionKind::kEvict: {
       const std::string& v = c.pod_name(a.victim);
+      if (has_pod(step.in_memory, a.victim)) {
+        return fmt::format(
+            "{}'s job preempts {} in memory: its binding cycle fails, the cache "
+            "forgets it and it is re-queued{}",
+            c.pod_name(a.pod), v, moves(c, step));
+      }
       if (step.no_op) {
         return fmt::format("{}'s job evicts {}: already {}, counted as success", c.pod_name(a.pod),
                            v, before.api(a.victim).exists ? "terminating" : "gone (NotFound)");
@@ -430,9 +432,8 @@ StateLines state_lines(const World& w, const StateLines& memory) {
     lines.emplace_back("faults left", fmt::format("deletions {}, restarts {}", w.deletions_left(),
                                                   w.restarts_left()));
   }
-  if (f.external_bindings > 0) {
+  if (f.external_bindings > 0)
     lines.emplace_back("external bindings left", fmt::format("{}", w.external_bindings_left()));
-  }
   std::string later_nodes;
   for (NodeId n = 0; n < c.node_count(); ++n) {
     if (!w.node_exists(n))

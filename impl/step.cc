@@ -118,14 +118,15 @@ void World::enabled_actions(std::vector<Action>& out) const {
       case JobPhase::kEvicting:
         for (PodId v : pods_in(job.pending)) {
           out.push_back({ActionKind::kEvict, job.preemptor, v});
-          if (eviction_failures_left_ > 0) {
+          // binding-victims=in-memory: a victim rejected in memory makes no call to fail.
+          if (eviction_failures_left_ > 0 && !is_preempted_in_memory(v)) {
             out.push_back({ActionKind::kEvictFails, job.preemptor, v});
           }
         }
         break;
       case JobPhase::kLast:
         out.push_back({ActionKind::kEvict, job.preemptor, job.last});
-        if (eviction_failures_left_ > 0) {
+        if (eviction_failures_left_ > 0 && !is_preempted_in_memory(job.last)) {
           out.push_back({ActionKind::kEvictFails, job.preemptor, job.last});
         }
         break;
@@ -286,6 +287,10 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kEvictFails:
       if (eviction_failures_left_ == 0)
         return "no eviction failure is left in the fault budget";
+      if (a.victim != kNoPod && is_preempted_in_memory(a.victim)) {
+        return fmt::format("{} would be preempted in memory, with no API call that could fail",
+                           c.pod_name(a.victim));
+      }
       return job_state();
     case ActionKind::kClearNominations:
     case ActionKind::kEvict:

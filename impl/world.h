@@ -59,7 +59,8 @@ struct Job {
   bool failed = false;
   PodSet pending = 0;                    ///< victims but the last still to evict
   PodId last = kNoPod;                   ///< the last victim, evicted alone
-  std::array<std::uint8_t, 3> unused{};  ///< always zero: a Job has no padding (see World)
+  bool last_in_memory = false;           ///< the last victim was preempted in memory
+  std::array<std::uint8_t, 2> unused{};  ///< always zero: a Job has no padding (see World)
 
   friend bool operator==(const Job&, const Job&) = default;
 };
@@ -101,6 +102,7 @@ struct StepReport {
   bool binding_lost = false;  ///< a bind whose pod had been deleted meanwhile
   PodSet deleted = 0;         ///< pods this step deleted from the API server
   PodSet abandoned = 0;       ///< victims a failed eviction or a restart gave up (not evicted)
+  PodSet in_memory = 0;       ///< victims preempted in memory: their binding cycle failed
   WatchEvent event;           ///< the event an `observe` delivered
   /// cycle=split: the in-flight pod for which this step recorded an event that may make it
   /// schedulable (kNoPod when none was recorded).
@@ -325,6 +327,9 @@ class World {
   bool is_job_step_enabled(const Job& job, const Action& a) const;
   size_t find_job(const Action& a) const;
   void enter_last(Job& job);
+  /// binding-victims=in-memory: whether the executor's PreemptPod would reject victim v in
+  /// memory (its binding is in flight) rather than delete it through the API.
+  bool is_preempted_in_memory(PodId v) const;
   void forget_inflight(PodSet victims, StepReport& report);
   void clear_nominations_step(const Action& a, StepReport& report);
   void evict_step(const Action& a, StepReport& report);
@@ -342,6 +347,8 @@ class World {
   void end_cycle(PodId p, const CycleDecision& d, StepReport& report);
   /// handleBindingCycleError, for a bind call that failed.
   void fail_binding(PodId p, StepReport& report);
+  /// handleBindingCycleError, for victim v rejected in memory at Permit or in PreBind.
+  void preempt_in_memory(PodId v, StepReport& report);
   // informer.cc
   void observe(StepReport& report);
   /// Whether a watch event for p is still queued (the informer has not caught up with p).

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "files/scenario_yaml.h"
@@ -416,6 +417,23 @@ const std::vector<Race>& races() {
        {"--inflight=preemptor-only", "--property", "no-pdb-overspend"},
        "no-pdb-overspend",
        2},
+      // #140082: low, waiting at Permit or in PreBind, is preempted in memory; its binding
+      // cycle's move reaches high while it is still gated, and before PR #140054 nothing
+      // activates it (SPEC §8 F16).
+      {"binding-in-flight",
+       {"--profile", "kubernetes-prebind", "--activate-in-memory=off", "--property",
+        "no-lost-wakeup"},
+       "no-lost-wakeup",
+       11},
+      // PR #140054's activation has PR #142294's hazard (SPEC §8 F18): victim-binding, the last
+      // victim, went in memory, so the job's end activates p-mid before the informer shows
+      // victim-1 terminating or p-mid's own nomination; it preempts on node-2 while victim-1
+      // is pending (and chooses victim-1 again:
+      // Scenarios.InMemoryVictimsAreClosedByTheActivationOfPR140054).
+      {"g7-higher-takes-place",
+       {"--profile", "kubernetes-prebind", "--property", "no-over-preemption"},
+       "no-over-preemption",
+       10},
       // The same under `reference` without wake-on-release: nothing else wakes p-mid.
       {"external-binding",
        {"--wake-on-release=off", "--property", "no-lost-wakeup"},
@@ -499,6 +517,49 @@ TEST(Scenarios, ActivateOnFinishClosesTheInFlightEventPath) {
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
   EXPECT_EQ(r.stats.states, 877u);
   EXPECT_EQ(r.stats.depth, 23u);
+}
+
+// SPEC §8 F16: a victim waiting at Permit or in PreBind is preempted in memory, and PR
+// #140054's activation closes #140082 over every interleaving — where `kubernetes`, whose
+// binding victim is deleted through the API (its binding past PreBind), strands the
+// preemptor by F5's path. Under kubernetes-prebind --activate-in-memory=off it breaks (the
+// race pin above).
+TEST(Scenarios, InMemoryVictimsAreClosedByTheActivationOfPR140054) {
+  auto r = check("binding-in-flight", {"--profile", "kubernetes-prebind"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << (r.violation ? r.violation->message : r.limit);
+  EXPECT_EQ(r.stats.states, 182u);
+  EXPECT_EQ(r.stats.depth, 17u);
+  // 100 states and depth 16 without the binding cycle's own nomination.
+  r = check("binding-in-flight", {"--profile", "kubernetes-prebind", "--binding-nomination=off"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 100u);
+  r = check("early-gate", {"--profile", "kubernetes-prebind", "--property", "no-lost-wakeup"});
+  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  for (const std::string scenario : {"binding-in-flight", "early-gate"}) {
+    r = check(scenario, {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
+    ASSERT_EQ(r.outcome, checker::Outcome::kViolated) << scenario;
+    EXPECT_EQ(r.violation->path.size(), scenario == "early-gate" ? 13u : 10u);
+  }
+  // F18: the activation runs p-mid before the informer shows victim-1 terminating.
+  r = check("g7-higher-takes-place",
+            {"--profile", "kubernetes-prebind", "--property", "no-double-victim"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 9u);
+  EXPECT_EQ(r.violation->path.back().kind, ActionKind::kSchedule);
+}
+
+// SPEC §2.7: `reference` with victims preempted in memory holds every property (measured on
+// every committed scenario; pinned on three). Its in-flight set lets the victim go at once,
+// and its preemptor waits for its own victims still in flight (F18 under kubernetes-prebind).
+TEST(Scenarios, ReferenceHoldsWithVictimsPreemptedInMemory) {
+  const std::vector<std::pair<std::string, std::uint64_t>> pins = {
+      {"binding-in-flight", 90}, {"early-gate", 506}, {"g4-higher-takeover", 1397}};
+  for (const auto& [scenario, states] : pins) {
+    auto r = check(scenario, {"--binding-victims=in-memory"});
+    EXPECT_EQ(r.outcome, checker::Outcome::kHolds)
+        << scenario << ": " << (r.violation ? r.violation->message : r.limit);
+    EXPECT_EQ(r.stats.states, states) << scenario;
+  }
 }
 
 // The split cycle under `reference`: every property holds.

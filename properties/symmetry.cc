@@ -269,8 +269,9 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
   for (std::size_t j = 0; j < w.jobs_.size(); ++j) {
     const Job& job = w.jobs_[j];
     const std::uint64_t at = (j + 1) << 8;
-    const std::uint64_t what = at | static_cast<std::uint64_t>(job.phase) << 4 |
-                               std::uint64_t{job.failed} << 3 | std::uint64_t{job.node} << 24;
+    const std::uint64_t what =
+        at | static_cast<std::uint64_t>(job.phase) << 4 | std::uint64_t{job.failed} << 3 |
+        std::uint64_t{job.last_in_memory} << 6 | std::uint64_t{job.node} << 24;
     if (job.preemptor != kNoPod)
       in_jobs[job.preemptor] = in_jobs[job.preemptor] * 0x100000001b3ULL + (what | 1);
     if (job.last != kNoPod)

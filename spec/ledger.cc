@@ -53,6 +53,13 @@ void Ledger::record(const StepReport& step, const World& after) {
       s &= ~pod_bit(v);
     standing_[v] = kNoNode;
   }
+  // A victim preempted in memory (binding-victims=in-memory) is pending again and not on
+  // the node: its preemption is over, and its binding cycle cleared its nomination.
+  for (PodId v : pods_in(step.in_memory)) {
+    for (PodSet& s : chosen_by_)
+      s &= ~pod_bit(v);
+    standing_[v] = kNoNode;
+  }
   // A failed eviction gives up its victims: they are no longer chosen. A restart gives up
   // every lost job's victims whose deletion had not started.
   if (step.abandoned != 0 && step.action.kind == ActionKind::kRestart) {

@@ -128,5 +128,25 @@ TEST(specLedger, TheFingerprintCoversTheLedger) {
             a.ledger.fingerprint(a.world.fingerprint()));
 }
 
+// binding-victims=in-memory: a victim whose binding is in flight is preempted without an API
+// call; it is pending again at once, so it is no longer anyone's pending victim, and a later
+// preemption that chooses it again after it was re-bound is not a double victim.
+TEST(specLedger, AVictimPreemptedInMemoryIsNoLongerPending) {
+  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge), later(pod("p", kHigh, kLarge))},
+                        "kubernetes-prebind");
+  Path path(std::move(s));
+  path.run("schedule v");
+  path.run("create p");
+  while (!path.world.events().empty())
+    path.run("observe");
+  path.run("schedule p");
+  EXPECT_EQ(path.ledger.chosen_by(path.id("p")), path.bit("v"));
+  path.run("clear-nominations p");
+  const StepReport r = path.run("evict p v");
+  ASSERT_EQ(r.in_memory, path.bit("v"));
+  EXPECT_EQ(path.ledger.chosen_by(path.id("p")), PodSet{0});
+  EXPECT_EQ(path.ledger.standing_nomination(path.id("v")), kNoNode);
+}
+
 }  // namespace
 }  // namespace preemptcheck::spec
