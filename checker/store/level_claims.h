@@ -20,8 +20,8 @@
 #include <limits>
 #include <memory>
 
+#include "checker/store/hash_slots.h"
 #include "checker/store/huge_pages.h"
-#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker {
 
