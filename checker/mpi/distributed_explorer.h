@@ -2,9 +2,12 @@
 // job, with every figure and the counterexample identical to the single-process search.
 //
 // Design (after Stern and Dill's parallel Murphi, DiVinE and PREACH): a state belongs to the
-// rank its fingerprint hashes to; each rank keeps its own part of the visited set (with the
-// global id, parent id and action index of each of its states) and of the frontier. The
-// search is level-synchronous. A level runs in rounds: each rank expands a chunk of its
+// rank its fingerprint hashes to; each rank keeps its own part of the visited set and of the
+// frontier, in the level search's stores (checker/store/): the fingerprints of its states in a
+// FingerprintSet, their parent links and global ids on disk (TraceStore, RankIds), its frontier
+// as encodings in a FrontierStore that goes to disk past 16 MiB, a level's new states claimed in
+// a LevelTable, so that N ranks together hold about what one process holds. The search is
+// level-synchronous. A level runs in rounds: each rank expands a chunk of its
 // frontier and sends every successor (fingerprint, key, encoded state) to its owner in one
 // batch per owner (MPI_Alltoallv); the owner keeps, per new fingerprint, the smallest key
 // (parent id << 16 | action index) — the step the sequential search discovers it by.

@@ -8,7 +8,8 @@
 // level, made of the stores its states were found in and the id of each state, so that a
 // level is neither copied nor sorted: the search reads each store front to back, and the ids
 // (given in step-key order when the level was committed) are what make the result independent
-// of the order in which the states are read.
+// of the order in which the states are read. A rank of the distributed search keeps its frontier in
+// one FrontierStore of its states' encodings (push_encoded(), read_encoded()).
 #pragma once
 
 #include <algorithm>
