@@ -309,7 +309,7 @@ auto LevelCommit<M>::pick_violation(const Pick& pick, std::size_t property,
   const auto parent = static_cast<std::uint32_t>(key_parent(pick.key));
   std::vector<Action> path = path_through(parent, key_action(pick.key));
   // The state it entered is named at the end of the search (name_states()).
-  return make_violation(*pick.obs, property, result_.properties, std::move(path), VisitedSet::kNoId,
+  return make_violation(*pick.obs, property, result_.properties, std::move(path), kNoId,
                         transitions_ + steps_below(pick.key));
 }
 

@@ -28,11 +28,11 @@
 #include "checker/model.h"
 #include "checker/store/chunk_pool.h"
 #include "checker/store/chunked_array.h"
+#include "checker/store/hash_slots.h"
 #include "checker/store/level_claims.h"
 #include "checker/store/level_frontier.h"
 #include "checker/store/level_trace.h"
 #include "checker/store/level_visited_set.h"
-#include "checker/store/rank_visited_set.h"
 #include "checker/store/temp_file.h"
 #include "checker/successor_batch.h"
 #include "checker/threads.h"
@@ -54,7 +54,7 @@ class LevelSearch {
         capacity_(state_capacity(limits, kMaxIds)) {}
 
  protected:
-  static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
+  static constexpr std::uint64_t kMaxIds = kNoId;
   // Successors looked up together.
   static constexpr std::size_t kBatch = 16;
   // Trace records a thread writes at once at the end of a level.
@@ -140,7 +140,7 @@ class LevelSearch {
     }
     std::unordered_map<std::uint64_t, std::uint32_t> ids;
     for (const UnnamedState& u : unnamed_) {
-      ids.emplace(u.fingerprint, VisitedSet::kNoId);
+      ids.emplace(u.fingerprint, kNoId);
     }
     trace_.for_each_fingerprint([&](std::size_t id, std::uint64_t f) {
       if (const auto it = ids.find(f); it != ids.end()) {
@@ -149,7 +149,7 @@ class LevelSearch {
     });
     for (const UnnamedState& u : unnamed_) {
       const std::uint32_t id = ids.at(u.fingerprint);
-      if (id == VisitedSet::kNoId) {
+      if (id == kNoId) {
         throw std::logic_error("a violating state is not in the trace");
       }
       switch (u.what) {

@@ -16,8 +16,8 @@
 
 #include "checker/explore_result.h"
 #include "checker/level_search.h"
+#include "checker/store/hash_slots.h"
 #include "checker/store/level_claims.h"
-#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker::detail {
 

@@ -2,9 +2,12 @@
 // job, with every figure and the counterexample identical to the single-process search.
 //
 // Design (after Stern and Dill's parallel Murphi, DiVinE and PREACH): a state belongs to the
-// rank its fingerprint hashes to; each rank keeps its own part of the visited set (with the
-// global id, parent id and action index of each of its states) and of the frontier. The
-// search is level-synchronous. A level runs in rounds: each rank expands a chunk of its
+// rank its fingerprint hashes to; each rank keeps its own part of the visited set and of the
+// frontier, in the level search's stores (checker/store/): the fingerprints of its states in a
+// FingerprintSet, their parent links and global ids on disk (TraceStore, RankIds), its frontier
+// as encodings in a FrontierStore that goes to disk past 16 MiB, a level's new states claimed in
+// a LevelTable, so that N ranks together hold about what one process holds. The search is
+// level-synchronous. A level runs in rounds: each rank expands a chunk of its
 // frontier and sends every successor (fingerprint, key, encoded state) to its owner in one
 // batch per owner (MPI_Alltoallv); the owner keeps, per new fingerprint, the smallest key
 // (parent id << 16 | action index) — the step the sequential search discovers it by.
@@ -40,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -50,6 +54,8 @@
 #include "checker/explore_types.h"
 #include "checker/model.h"
 #include "checker/mpi/rank_commit.h"
+#include "checker/store/level_frontier.h"
+#include "checker/store/temp_file.h"
 #include "checker/threads.h"
 
 namespace preemptcheck::checker::detail {
@@ -70,15 +76,14 @@ class DistributedExplorer : RankCommit<M> {
     decided_.assign(result_.properties.size(), false);
     remaining_ = checked_always_properties(result_.properties);
     search();
+    name_states();
     const std::uint64_t memory = ranks_.all_max(memory_bytes());
     return finish_result(result_, count_, transitions_, clock_.seconds(), memory);
   }
 
  private:
   using Base = RankCommit<M>;
-  using Base::action_;
   using Base::all_decided;
-  using Base::candidates_;
   using Base::capacity_;
   using Base::clock_;
   using Base::codec_;
@@ -87,21 +92,25 @@ class DistributedExplorer : RankCommit<M> {
   using Base::decided_;
   using Base::error_;
   using Base::findings_;
+  using Base::found_;
+  using Base::found_fps_;
   using Base::frontier_;
+  using Base::frontier_ids_;
   using Base::frontier_total_;
   using Base::global_positions;
   using Base::ids_;
+  using Base::kFrontierMemory;
   using Base::kMaxIds;
   using Base::kPacked;
   using Base::kRaw;
-  using Base::kRoundParents;
+  using Base::kRoundUnits;
   using Base::kStopError;
   using Base::kStopInterrupt;
   using Base::kStopMemory;
   using Base::kStopOom;
   using Base::kStopTime;
   using Base::kViolatingBit;
-  using Base::level_bytes_;
+  using Base::last_new_;
   using Base::level_size_;
   using Base::level_start_;
   using Base::level_start_checks;
@@ -109,31 +118,39 @@ class DistributedExplorer : RankCommit<M> {
   using Base::local_steps_below;
   using Base::memory_bytes;
   using Base::model_;
+  using Base::name_states;
   using Base::next_progress_;
   using Base::oom_;
   using Base::opts_;
+  using Base::own_unnamed_;
   using Base::owner;
-  using Base::parent_;
   using Base::path_through;
   using Base::pick_violation;
+  using Base::pool_;
   using Base::raise_failure;
   using Base::rank_;
   using Base::ranks_;
   using Base::receive;
   using Base::remaining_;
   using Base::report_progress;
+  using Base::reserve_visited;
   using Base::result_;
   using Base::round_checks;
   using Base::rule_;
+  using Base::shared_unnamed_;
   using Base::size_;
   using Base::stop_for;
   using Base::stops_at_first;
   using Base::succ_;
+  using Base::table_;
   using Base::threads_;
+  using Base::trace_;
   using Base::transitions_;
-  using Base::violating_ids;
+  using Base::units_;
   using Base::visited_;
-  using typename Base::Candidate;
+  using typename Base::Frontier;
+  using typename Base::Unnamed;
+  using typename Base::UnnamedState;
 
   void search() {
     if (capacity_ == 0) {
@@ -168,17 +185,17 @@ class DistributedExplorer : RankCommit<M> {
     count_ = 1;
     frontier_total_ = 1;
     if (owner(fingerprint) == rank_) {
-      visited_.reserve(1);
-      visited_.add(fingerprint);
+      reserve_visited(1);
+      visited_.insert(fingerprint);
+      trace_.push_back(fingerprint, 0, 0);
       ids_.push_back(0);
-      parent_.push_back(0);
-      action_.push_back(0);
       std::vector<std::byte> encoded;
       codec_.encode(initial, {}, 0, encoded);
       if constexpr (!kPacked && !kRaw) {
         encoded.clear();  // the initial state is the empty path
       }
-      frontier_.push(encoded, 0);
+      frontier_.push_encoded(encoded);
+      frontier_ids_.push_back(0);
     }
     Observation obs;
     model_.check_initial(initial, obs);
@@ -190,12 +207,19 @@ class DistributedExplorer : RankCommit<M> {
     return true;
   }
 
-  bool any_enabled() const {
+  bool any_enabled() {
     std::vector<Action> actions;
-    for (std::size_t i = 0; i < frontier_.size(); ++i) {
-      actions.clear();
-      model_.enabled_actions(codec_.decode(frontier_.encoding(i)), actions);
-      if (!actions.empty()) {
+    bool any = false;
+    units_.clear();
+    frontier_.units(0, units_);
+    for (const FrontierUnit& unit : units_) {
+      frontier_.read_encoded(unit, 0, [&](std::uint32_t, std::span<const std::byte> encoded) {
+        actions.clear();
+        model_.enabled_actions(codec_.decode(encoded), actions);
+        any = !actions.empty();
+        return !any;
+      });
+      if (any) {
         return true;
       }
     }
@@ -207,24 +231,27 @@ class DistributedExplorer : RankCommit<M> {
     level_start_ = result_.level_starts.back();
     level_size_ = frontier_total_;
     succ_.assign(frontier_.size(), 0);
-    candidates_.clear();
-    level_bytes_.clear();
+    units_.clear();
+    frontier_.units(0, units_);
     findings_.reset(result_.properties.size(), rule_);
+    // Room for a quarter more new states than this rank stored in the last level; the table
+    // grows in the level if that is too few.
+    const std::size_t slots =
+        std::max<std::size_t>(1U << 10, (last_new_ + last_new_ / 4) / 7 * 10 + 16);
+    try {
+      table_ = std::make_unique<LevelTable>(slots);
+    } catch (const std::bad_alloc&) {
+      oom_ = true;
+    }
     std::uint64_t stop_parent = kNoKey;
     std::size_t next = 0;
     for (;;) {
       std::vector<std::vector<std::byte>> out(size_);
-      const std::size_t end = std::min(frontier_.size(), next + threads_ * kRoundParents);
-      // No parent after the first violating one can hold the first violation: this round's
-      // parents end there (the ids ascend).
-      const auto last = static_cast<std::size_t>(
-          std::upper_bound(frontier_.ids.begin() + static_cast<std::ptrdiff_t>(next),
-                           frontier_.ids.begin() + static_cast<std::ptrdiff_t>(end), stop_parent) -
-          frontier_.ids.begin());
+      const std::size_t end = std::min(units_.size(), next + threads_ * kRoundUnits);
       if (error_.empty() && !oom_) {
-        expand_round(next, last, out);
+        expand_round(next, end, stop_parent, out);
       }
-      next = last < end ? frontier_.size() : last;
+      next = end;
       std::vector<std::size_t> from;
       const std::vector<std::byte> in = ranks_.exchange(out, from);
       out.clear();
@@ -233,6 +260,8 @@ class DistributedExplorer : RankCommit<M> {
           receive(in);
         } catch (const std::bad_alloc&) {
           oom_ = true;
+        } catch (const TempFileError& e) {
+          error_ = e.what();
         }
       }
       const unsigned stop = ranks_.all_or(round_checks());
@@ -245,15 +274,13 @@ class DistributedExplorer : RankCommit<M> {
         stop_parent =
             std::min(stop_parent, ranks_.all_min(first == kNoKey ? kNoKey : key_parent(first)));
       }
-      const bool done = next >= frontier_.size() || frontier_.ids[next] > stop_parent;
-      if (ranks_.all_or(done ? 0U : 1U) == 0) {
+      if (ranks_.all_or(next >= units_.size() ? 0U : 1U) == 0) {
         break;
       }
     }
     return commit();
   }
 
-  // Generates the steps of local frontier state i into the owners' batches.
   // What one thread of this rank produced in a round.
   struct Expander {
     std::vector<std::vector<std::byte>> out;  // per owner rank, its steps
@@ -264,20 +291,34 @@ class DistributedExplorer : RankCommit<M> {
     bool oom = false;
   };
 
-  // Expands local frontier states [from, to) on the rank's threads, each an equal part into
+  // Expands the frontier's units [from, to) on the rank's threads, each an equal part into
   // batches of its own, then joined per owner in thread order and the findings merged:
   // nothing here depends on the thread count, since an owner keeps the smallest key of each
-  // state whatever order its steps arrive in.
-  void expand_round(std::size_t from, std::size_t to, std::vector<std::vector<std::byte>>& out) {
+  // state whatever order its steps arrive in. A state past `stop_parent` is not expanded.
+  void expand_round(std::size_t from, std::size_t to, std::uint64_t stop_parent,
+                    std::vector<std::vector<std::byte>>& out) {
     std::vector<Expander> expanders(threads_);
     on_threads(threads_, [&](std::size_t t) {
       Expander& x = expanders[t];
       x.out.resize(static_cast<std::size_t>(size_));
       x.findings.reset(result_.properties.size(), rule_);
       try {
-        for (std::size_t i = from + (to - from) * t / threads_;
-             i < from + (to - from) * (t + 1) / threads_; ++i) {
-          expand(i, x);
+        for (std::size_t u = from + (to - from) * t / threads_;
+             u < from + (to - from) * (t + 1) / threads_; ++u) {
+          const FrontierUnit& unit = units_[u];
+          bool any = false;
+          for (std::uint32_t i = unit.first; i < unit.end && !any; ++i) {
+            any = frontier_ids_[i] <= stop_parent;
+          }
+          if (!any) {
+            continue;
+          }
+          frontier_.read_encoded(unit, 0, [&](std::uint32_t i, std::span<const std::byte> encoded) {
+            if (frontier_ids_[i] <= stop_parent) {
+              expand(i, encoded, x);
+            }
+            return true;
+          });
         }
       } catch (const std::bad_alloc&) {
         x.oom = true;
@@ -299,11 +340,12 @@ class DistributedExplorer : RankCommit<M> {
     }
   }
 
-  void expand(std::size_t i, Expander& x) {
+  // Generates the steps of local frontier state i (encoded as `encoded`) into the owners'
+  // batches.
+  void expand(std::size_t i, std::span<const std::byte> encoded, Expander& x) {
     std::vector<Action>& actions = x.actions;
     Observation& obs = x.obs;
-    const std::uint32_t id = frontier_.ids[i];
-    const std::span<const std::byte> encoded = frontier_.encoding(i);
+    const std::uint32_t id = frontier_ids_[i];
     const State state = codec_.decode(encoded);
     actions.clear();
     model_.enabled_actions(state, actions);

@@ -1,6 +1,7 @@
 // RankCommit: the owner's side of a level of the distributed search — the successors a rank
-// receives, kept per new fingerprint with their smallest key (and the flagged violating steps, when
-// every violating state is recorded); at the end of the level, the new states of every rank
+// receives, each new fingerprint claimed in the level's LevelTable with its smallest key and its
+// encoding kept in the next frontier's store (and the flagged violating steps noted, when every
+// violating state is recorded); at the end of the level, the new states of every rank
 // numbered in the sequential order (keys sent to the rank owning their parent-id block, merged,
 // offset by an exclusive scan), the step at which the sequential search would stop found over all
 // ranks (first violation, each property's own first violation, or the first state past max_states)
@@ -24,7 +25,9 @@
 #include "checker/explore_result.h"
 #include "checker/mpi/rank_search.h"
 #include "checker/mpi/state_codec.h"
-#include "checker/store/rank_visited_set.h"
+#include "checker/store/hash_slots.h"
+#include "checker/store/level_claims.h"
+#include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -38,9 +41,7 @@ class RankCommit : protected RankSearch<M> {
   using typename RankSearch<M>::State;
   using typename RankSearch<M>::Action;
   using Base = RankSearch<M>;
-  using Base::action_;
   using Base::all_decided;
-  using Base::candidates_;
   using Base::capacity_;
   using Base::clock_;
   using Base::codec_;
@@ -48,47 +49,60 @@ class RankCommit : protected RankSearch<M> {
   using Base::decided_;
   using Base::error_;
   using Base::findings_;
+  using Base::found_;
+  using Base::found_fps_;
   using Base::frontier_;
+  using Base::frontier_ids_;
   using Base::frontier_total_;
   using Base::ids_;
+  using Base::kFrontierMemory;
   using Base::kMaxIds;
   using Base::kPacked;
   using Base::kRaw;
-  using Base::kRoundParents;
+  using Base::kRoundUnits;
   using Base::kStopError;
   using Base::kStopInterrupt;
   using Base::kStopMemory;
   using Base::kStopOom;
   using Base::kStopTime;
   using Base::kViolatingBit;
-  using Base::level_bytes_;
+  using Base::last_new_;
   using Base::level_size_;
   using Base::level_start_;
   using Base::level_start_checks;
   using Base::limits_;
   using Base::memory_bytes;
   using Base::model_;
+  using Base::name_states;
   using Base::next_progress_;
   using Base::oom_;
   using Base::opts_;
+  using Base::own_unnamed_;
   using Base::owner;
-  using Base::parent_;
+  using Base::pool_;
   using Base::raise_failure;
   using Base::rank_;
   using Base::ranks_;
   using Base::remaining_;
   using Base::report_progress;
+  using Base::reserve_visited;
   using Base::result_;
   using Base::round_checks;
   using Base::rule_;
+  using Base::shared_unnamed_;
   using Base::size_;
   using Base::stop_for;
   using Base::stops_at_first;
   using Base::succ_;
+  using Base::table_;
   using Base::threads_;
+  using Base::trace_;
   using Base::transitions_;
+  using Base::units_;
   using Base::visited_;
-  using typename Base::Candidate;
+  using typename Base::Frontier;
+  using typename Base::Unnamed;
+  using typename Base::UnnamedState;
 
   void receive(const std::vector<std::byte>& in);
   std::vector<std::uint64_t> global_positions(const std::vector<std::uint64_t>& keys) const;
@@ -96,12 +110,13 @@ class RankCommit : protected RankSearch<M> {
   std::uint64_t local_steps_below(std::uint64_t key) const;
   Violation<Action> pick_violation(std::uint64_t key, std::uint64_t local_key,
                                    const Observation& local_obs, std::uint64_t local_fp,
-                                   std::optional<std::size_t> property);
+                                   std::optional<std::size_t> property, std::uint64_t& fingerprint);
   std::vector<Action> path_through(std::uint32_t id, std::size_t last) const;
-  std::vector<std::uint32_t> violating_ids(std::uint64_t bound) const;
 };
 
-// Keeps, per fingerprint not yet visited, the smallest key and one encoding.
+// Claims every fingerprint not yet visited with its smallest key; keeps the encoding of the
+// first step that reaches it (any step of a level reaches the same state, and every path a
+// replayed encoding holds is a shortest one).
 template <Model M>
 void RankCommit<M>::receive(const std::vector<std::byte>& in) {
   std::size_t at = 0;
@@ -115,21 +130,18 @@ void RankCommit<M>::receive(const std::vector<std::byte>& in) {
     if ((word & kViolatingBit) != 0) {
       findings_.violating.emplace_back(key, fingerprint);
     }
-    if (visited_.find(fingerprint) != VisitedSet::kNoId) {
+    if (visited_.contains(fingerprint)) {
       continue;
     }
-    auto [it, inserted] = candidates_.try_emplace(fingerprint);
-    if (inserted) {
-      it->second = {key, level_bytes_.size(), length};
-      level_bytes_.insert(level_bytes_.end(), bytes, bytes + length);
-    } else if (key < it->second.key) {
-      it->second.key = key;
-      if constexpr (!kPacked && !kRaw) {
-        // Keep the winning path, so that the stored paths are the shortest-path tree's.
-        it->second.at = level_bytes_.size();
-        it->second.length = length;
-        level_bytes_.insert(level_bytes_.end(), bytes, bytes + length);
-      }
+    std::size_t slot = 0;
+    LevelTable::Claim claim = table_->claim(fingerprint, key, slot);
+    while (claim == LevelTable::Claim::kFull) {
+      table_->grow();
+      claim = table_->claim(fingerprint, key, slot);
+    }
+    if (claim == LevelTable::Claim::kInserted) {
+      found_fps_.push_back(fingerprint);
+      found_.push_encoded({bytes, static_cast<std::size_t>(length)});
     }
   }
 }
@@ -178,25 +190,26 @@ std::vector<std::uint64_t> RankCommit<M>::global_positions(
 // records everything before that point. Returns whether the search goes on.
 template <Model M>
 bool RankCommit<M>::commit() {
-  struct Entry {
-    std::uint64_t key;
-    std::uint64_t fingerprint;
-    const Candidate* candidate;
-  };
-  std::vector<Entry> entries;
-  entries.reserve(candidates_.size());
-  for (const auto& [fingerprint, candidate] : candidates_) {
-    entries.push_back({candidate.key, fingerprint, &candidate});
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& x, const Entry& y) { return x.key < y.key; });
+  // The new states by key: their indices among the states received, and their keys.
+  std::vector<std::uint32_t> order;
   std::vector<std::uint64_t> keys;
-  keys.reserve(entries.size());
-  for (const Entry& e : entries) {
-    keys.push_back(e.key);
+  {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
+    entries.reserve(found_fps_.size());
+    for (std::size_t i = 0; i < found_fps_.size(); ++i) {
+      entries.emplace_back(table_->find_key(found_fps_[i]), static_cast<std::uint32_t>(i));
+    }
+    table_.reset();  // the level's claims are all read
+    std::sort(entries.begin(), entries.end());
+    order.reserve(entries.size());
+    keys.reserve(entries.size());
+    for (const auto& [key, index] : entries) {
+      keys.push_back(key);
+      order.push_back(index);
+    }
   }
   const std::vector<std::uint64_t> positions = global_positions(keys);
-  const std::uint64_t total = ranks_.all_sum(entries.size());
+  const std::uint64_t total = ranks_.all_sum(keys.size());
 
   // The step that ends the search in this level, if any: the first violation, or with
   // per-property results the last of the remaining properties' own first violations.
@@ -209,9 +222,9 @@ bool RankCommit<M>::commit() {
   bool max_states = false;
   if (count_ + total > capacity_) {
     std::uint64_t local_cut = kNoKey;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
       if (count_ + positions[i] >= capacity_) {
-        local_cut = std::min(local_cut, entries[i].key);
+        local_cut = std::min(local_cut, keys[i]);
       }
     }
     const std::uint64_t cut = ranks_.all_min(local_cut);
@@ -226,43 +239,61 @@ bool RankCommit<M>::commit() {
   const std::uint64_t steps = ranks_.all_sum(local_steps_below(bound));
   const bool go_on = bound == kNoKey;
 
-  // Store the admitted states and the next frontier.
-  EncodedFrontier next;
-  visited_.reserve(admitted);
-  for (std::size_t r = 0; r < admitted; ++r) {
-    const Entry& e = entries[r];
-    const auto id = static_cast<std::uint32_t>(count_ + positions[r]);
-    visited_.add(e.fingerprint);
-    ids_.push_back(id);
-    parent_.push_back(static_cast<std::uint32_t>(key_parent(e.key)));
-    action_.push_back(key_action(e.key));
+  // Store the admitted states, in key order (so that the global ids ascend by index), and
+  // give the next frontier, the states received, their ids. A temporary file that cannot be
+  // written fails every rank.
+  PooledArray<std::uint32_t> next_ids(pool_);
+  try {
     if (go_on) {
-      next.push({level_bytes_.data() + e.candidate->at, e.candidate->length}, id);
+      next_ids.resize(found_fps_.size());
     }
+    reserve_visited(admitted);
+    FingerprintSet::Inserter inserter(visited_);
+    for (std::size_t r = 0; r < admitted; ++r) {
+      const std::uint32_t index = order[r];
+      const std::uint64_t fingerprint = found_fps_[index];
+      const auto id = static_cast<std::uint32_t>(count_ + positions[r]);
+      inserter.add(fingerprint);
+      trace_.push_back(fingerprint, static_cast<std::uint32_t>(key_parent(keys[r])),
+                       key_action(keys[r]));
+      ids_.push_back(id);
+      if (go_on) {
+        next_ids[index] = id;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    oom_ = true;
+  } catch (const TempFileError& e) {
+    error_ = e.what();
   }
-  candidates_.clear();
-  level_bytes_.clear();
-  level_bytes_.shrink_to_fit();
+  if (stop_for(ranks_.all_or(round_checks() & (kStopError | kStopOom)))) {
+    return false;
+  }
+  last_new_ = admitted;
 
   // Witnesses, violating states and violations below the bound.
   note_witnesses(result_, ranks_.all_min(findings_.reached_key), bound);
-  if (!stops_at_first()) {
-    const std::vector<std::uint32_t> violating = violating_ids(bound);
-    result_.violating_states.insert(result_.violating_states.end(), violating.begin(),
-                                    violating.end());
+  for (const auto& [key, fingerprint] : findings_.violating) {
+    if (key < bound) {
+      own_unnamed_.push_back(fingerprint);
+    }
   }
   if (!result_.violation && first < bound) {
+    std::uint64_t fingerprint = 0;
     result_.violation = pick_violation(first, findings_.first_key, findings_.first_obs,
-                                       findings_.first_fp, std::nullopt);
+                                       findings_.first_fp, std::nullopt, fingerprint);
     if (stops_at_first()) {
-      result_.violating_states.push_back(result_.violation->state);
+      shared_unnamed_.push_back({Unnamed::kViolatingState, 0, fingerprint});
     }
+    shared_unnamed_.push_back({Unnamed::kViolation, 0, fingerprint});
   }
   for (std::size_t p = 0; p < picks.size(); ++p) {
     if (picks[p] < bound) {
+      std::uint64_t fingerprint = 0;
       decide_property(result_, decided_, remaining_, p,
                       pick_violation(picks[p], findings_.property_key[p], findings_.property_obs[p],
-                                     findings_.property_fp[p], p));
+                                     findings_.property_fp[p], p, fingerprint));
+      shared_unnamed_.push_back({Unnamed::kPropertyViolation, p, fingerprint});
     }
   }
   transitions_ += steps;
@@ -273,7 +304,15 @@ bool RankCommit<M>::commit() {
   if (max_states) {
     result_.limit = kMaxStatesLimit;
   }
-  frontier_ = std::move(next);
+  if (go_on) {
+    frontier_ = std::move(found_);
+    frontier_ids_ = std::move(next_ids);
+  } else {
+    frontier_ = Frontier(pool_, kFrontierMemory);
+    frontier_ids_ = PooledArray<std::uint32_t>(pool_);
+  }
+  found_ = Frontier(pool_, kFrontierMemory);
+  found_fps_ = PooledArray<std::uint64_t>(pool_);
   frontier_total_ = go_on ? admitted_total : 0;
   succ_.clear();
   return go_on;
@@ -284,56 +323,38 @@ template <Model M>
 std::uint64_t RankCommit<M>::local_steps_below(std::uint64_t key) const {
   std::uint64_t steps = 0;
   const std::uint64_t parent = key == kNoKey ? kNoKey : key_parent(key);
-  for (std::size_t i = 0; i < frontier_.size(); ++i) {
-    if (frontier_.ids[i] < parent) {
+  for (std::size_t i = 0; i < frontier_ids_.size(); ++i) {
+    if (frontier_ids_[i] < parent) {
       steps += succ_[i];
-    } else if (frontier_.ids[i] == parent) {
+    } else if (frontier_ids_[i] == parent) {
       steps += std::min<std::uint64_t>(key_action(key), succ_[i]);
     }
   }
   return steps;
 }
 
-// The global ids of the states that this level's violating steps below `bound` entered,
-// over all ranks (each rank finds those of the states it owns), the same on every rank.
-template <Model M>
-std::vector<std::uint32_t> RankCommit<M>::violating_ids(std::uint64_t bound) const {
-  std::vector<std::uint32_t> mine;
-  for (const auto& [key, fingerprint] : findings_.violating) {
-    if (key < bound) {
-      mine.push_back(ids_[visited_.find(fingerprint)]);
-    }
-  }
-  std::sort(mine.begin(), mine.end());
-  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-  return ranks_.all_gather(mine);
-}
-
 // The counterexample of the violating step `key` (the smallest over the ranks of the
-// `local_key`s; the rank whose own it is holds its observation and fingerprint), leading
-// with `property` or else with the first property the step violated; the same on every
-// rank.
+// `local_key`s; the rank whose own it is holds its observation and fingerprint), leading with
+// `property` or else with the first property the step violated; the same on every rank, as is
+// `fingerprint`, the state it entered, which is named at the end of the search (name_states()).
 template <Model M>
 auto RankCommit<M>::pick_violation(std::uint64_t key, std::uint64_t local_key,
                                    const Observation& local_obs, std::uint64_t local_fp,
-                                   std::optional<std::size_t> property) -> Violation<Action> {
+                                   std::optional<std::size_t> property, std::uint64_t& fingerprint)
+    -> Violation<Action> {
   const int holder = static_cast<int>(
       ranks_.all_min(local_key == key ? static_cast<std::uint64_t>(rank_)
                                       : std::numeric_limits<std::uint64_t>::max()));
-  std::uint64_t fingerprint = local_fp;
+  fingerprint = local_fp;
   MPI_Bcast(&fingerprint, 1, MPI_UINT64_T, holder, ranks_.comm());
   Observation obs;
   const std::string messages = ranks_.broadcast(encode_observation(local_obs), holder);
   decode_observation(messages, obs);
-  const std::uint32_t found =
-      owner(fingerprint) == rank_ ? visited_.find(fingerprint) : VisitedSet::kNoId;
-  const auto state =
-      static_cast<std::uint32_t>(ranks_.all_min(found == VisitedSet::kNoId ? kNoKey : ids_[found]));
   const std::uint64_t transition = transitions_ + ranks_.all_sum(local_steps_below(key));
   std::vector<Action> path =
       path_through(static_cast<std::uint32_t>(key_parent(key)), key_action(key));
   return make_violation(obs, property.value_or(obs.violated.front().first), result_.properties,
-                        std::move(path), state, transition);
+                        std::move(path), kNoId, transition);
 }
 
 // The actions from the initial state to state `id` and then its action number `last`:
@@ -343,12 +364,10 @@ auto RankCommit<M>::path_through(std::uint32_t id, std::size_t last) const -> st
   std::vector<PathLink> links;
   for (std::uint32_t x = id; x != 0;) {
     std::uint64_t mine[3] = {0, 0, 0};
-    const auto it = std::lower_bound(ids_.begin(), ids_.end(), x);
-    if (it != ids_.end() && *it == x) {
-      const auto local = static_cast<std::size_t>(it - ids_.begin());
-      mine[0] = parent_[local];
-      mine[1] = action_[local];
-      mine[2] = visited_.fingerprints()[local];
+    if (const std::uint32_t local = ids_.find(x); local != kNoId) {
+      mine[0] = trace_.parent(local);
+      mine[1] = trace_.action(local);
+      mine[2] = trace_.fingerprint(local);
     }
     std::uint64_t found[3] = {0, 0, 0};
     MPI_Allreduce(mine, found, 3, MPI_UINT64_T, MPI_MAX, ranks_.comm());

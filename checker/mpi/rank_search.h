@@ -1,10 +1,14 @@
 // RankSearch: the state of one rank of the distributed search (checker/mpi/distributed_explorer.h)
-// — its limits and options, its part of the visited set and of the frontier (checker/store/),
-// the level under way and what its steps found (checker/level_findings.h) — with the helpers
-// every phase uses: which rank owns a fingerprint, the stop flags OR-ed over the ranks, the
-// clock, memory and progress. The phases build on it one class each, one header each:
-// RankCommit (checker/mpi/rank_commit.h) ends a level, DistributedExplorer expands and runs the
-// levels. Included by checker/explore_auto.h in the MPI build only.
+// — its limits and options, its part of the visited set, trace and frontier, kept in the level
+// search's stores (checker/store/: the fingerprints of the states it owns in a FingerprintSet,
+// their parent links in a TraceStore and their global ids in RankIds, both on disk, the frontier
+// as encodings in a FrontierStore that spills to disk, a level's claims in a LevelTable), the level
+// under way and what its steps found (checker/level_findings.h) — with the helpers every phase
+// uses: which rank owns a fingerprint, the stop flags OR-ed over the ranks, the clock, memory,
+// progress, the visited set's growth and the naming of violating states at the end. The phases
+// build on it one class each, one header each: RankCommit (checker/mpi/rank_commit.h) ends a level,
+// DistributedExplorer expands and runs the levels. Included by checker/explore_auto.h in the MPI
+// build only.
 #pragma once
 
 #include <mpi.h>
@@ -14,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <new>
 #include <optional>
 #include <span>
@@ -30,8 +35,15 @@
 #include "checker/model.h"
 #include "checker/mpi/rank_group.h"
 #include "checker/mpi/state_codec.h"
-#include "checker/store/chunked_array.h"
-#include "checker/store/rank_visited_set.h"
+#include "checker/store/chunk_pool.h"
+#include "checker/store/hash_slots.h"
+#include "checker/store/level_claims.h"
+#include "checker/store/level_frontier.h"
+#include "checker/store/level_trace.h"
+#include "checker/store/level_visited_set.h"
+#include "checker/store/rank_ids.h"
+#include "checker/store/temp_file.h"
+#include "checker/threads.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -57,8 +69,12 @@ class RankSearch {
  protected:
   static constexpr bool kPacked = StateCodec<M>::kPacked;
   static constexpr bool kRaw = StateCodec<M>::kRaw;
-  static constexpr std::uint64_t kMaxIds = VisitedSet::kNoId;
-  static constexpr std::size_t kRoundParents = 2048;  // frontier states per thread per round
+  static constexpr std::uint64_t kMaxIds = kNoId;
+  static constexpr std::size_t kRoundUnits = 8;  // frontier units per thread per round
+  // The chunk pool's bytes in use past which the frontier's filled chunks go to its
+  // temporary file, as in the level search.
+  static constexpr std::size_t kFrontierMemory = std::size_t{16} << 20;
+  using Frontier = FrontierStore<EncodedStates>;
   // Set in a step record's length word when the step violated a property and every
   // violating state is recorded (per property, or past the first violation).
   static constexpr std::uint64_t kViolatingBit = std::uint64_t{1} << 63;
@@ -104,12 +120,86 @@ class RankSearch {
     return stop != 0;
   }
 
-  // A new fingerprint received in this level.
-  struct Candidate {
-    std::uint64_t key = 0;
-    std::size_t at = 0;  // its encoding in level_bytes_
-    std::size_t length = 0;
+  // A state that a violation entered, known by its fingerprint until the search ends: the
+  // visited set holds no ids.
+  enum class Unnamed { kViolatingState, kViolation, kPropertyViolation };
+  struct UnnamedState {
+    Unnamed what;
+    std::size_t property;
+    std::uint64_t fingerprint;
   };
+
+  // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
+  // it grows, each thread a range of it.
+  void reserve_visited(std::size_t extra) {
+    visited_.reserve(extra, [&](FingerprintSet& set) {
+      const std::size_t total = trace_.size();
+      on_threads(threads_, [&](std::size_t t) {
+        FingerprintSet::Inserter inserter(set);
+        trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
+                                    [&](std::size_t, std::uint64_t f) { inserter.add(f); });
+      });
+    });
+  }
+
+  // Names the states the violations entered by their global ids, with one read of each
+  // rank's trace: the shared ones (the same list on every rank) by their owner, and each
+  // rank's own violating states gathered from every rank.
+  void name_states() {
+    std::unordered_map<std::uint64_t, std::uint32_t> local;
+    for (const UnnamedState& u : shared_unnamed_) {
+      local.emplace(u.fingerprint, kNoId);
+    }
+    for (const std::uint64_t f : own_unnamed_) {
+      local.emplace(f, kNoId);
+    }
+    if (!local.empty()) {
+      trace_.for_each_fingerprint([&](std::size_t i, std::uint64_t f) {
+        if (const auto it = local.find(f); it != local.end()) {
+          it->second = static_cast<std::uint32_t>(i);
+        }
+      });
+    }
+    const auto global = [&](std::uint64_t f) -> std::uint64_t {
+      const std::uint32_t i = local.at(f);
+      return i == kNoId ? kNoKey : ids_[i];
+    };
+    std::vector<std::uint64_t> shared;
+    for (const UnnamedState& u : shared_unnamed_) {
+      shared.push_back(global(u.fingerprint));
+    }
+    shared = ranks_.all_min(shared);
+    std::vector<std::uint32_t> own;
+    for (const std::uint64_t f : own_unnamed_) {
+      const std::uint64_t id = global(f);
+      if (id == kNoKey) {
+        throw std::logic_error("a violating state is not in its owner's trace");
+      }
+      own.push_back(static_cast<std::uint32_t>(id));
+    }
+    own = ranks_.all_gather(own);
+    result_.violating_states.insert(result_.violating_states.end(), own.begin(), own.end());
+    for (std::size_t k = 0; k < shared_unnamed_.size(); ++k) {
+      const UnnamedState& u = shared_unnamed_[k];
+      if (shared[k] == kNoKey) {
+        throw std::logic_error("a violating state is in no rank's trace");
+      }
+      const auto id = static_cast<std::uint32_t>(shared[k]);
+      switch (u.what) {
+        case Unnamed::kViolatingState:
+          result_.violating_states.push_back(id);
+          break;
+        case Unnamed::kViolation:
+          result_.violation->state = id;
+          break;
+        case Unnamed::kPropertyViolation:
+          result_.property_results[u.property].violation->state = id;
+          break;
+      }
+    }
+    shared_unnamed_.clear();
+    own_unnamed_.clear();
+  }
 
   bool stops_at_first() const { return rule_.stops_at_first(); }
 
@@ -154,10 +244,15 @@ class RankSearch {
   }
 
   std::uint64_t memory_bytes() const {
-    return visited_.bytes() + ids_.capacity() * sizeof(std::uint32_t) + parent_.bytes() +
-           action_.bytes() + frontier_.memory() + level_bytes_.capacity() +
-           candidates_.size() * (sizeof(Candidate) + 4 * sizeof(void*)) +
-           findings_.violating.capacity() * sizeof(findings_.violating[0]);
+    std::uint64_t bytes = visited_.bytes() + trace_.bytes() + ids_.bytes() + pool_.bytes() +
+                          frontier_.bytes() + found_.bytes() +
+                          units_.capacity() * sizeof(FrontierUnit) +
+                          succ_.capacity() * sizeof(std::uint32_t) +
+                          findings_.violating.capacity() * sizeof(findings_.violating[0]);
+    if (table_) {
+      bytes += table_->bytes();
+    }
+    return bytes + TempFile::bytes_in_memory();
   }
 
   const M& model_;
@@ -172,12 +267,17 @@ class RankSearch {
   const std::uint64_t capacity_;
   const Stopwatch clock_;
 
-  // This rank's states: local index -> fingerprint (visited_), global id, parent, action.
-  VisitedSet visited_;
-  std::vector<std::uint32_t> ids_;  // ascending
-  ChunkedArray<std::uint32_t> parent_;
-  ChunkedArray<std::uint16_t> action_;
-  EncodedFrontier frontier_;
+  // This rank's states, each with its own index (the order of its trace): the fingerprints,
+  // and by index the fingerprint, parent id and action (trace_) and the global id (ids_).
+  ChunkPool pool_;  // before everything that takes chunks from it
+  FingerprintSet visited_;
+  TraceStore trace_;
+  RankIds ids_;
+  std::vector<UnnamedState> shared_unnamed_;  // the same on every rank; named at the end
+  std::vector<std::uint64_t> own_unnamed_;    // violating states this rank owns
+  // The level's states this rank owns (their encodings, and by index their global ids).
+  Frontier frontier_{pool_, kFrontierMemory};
+  PooledArray<std::uint32_t> frontier_ids_{pool_};
   std::uint64_t frontier_total_ = 0;  // frontier states over all ranks
   std::uint64_t count_ = 0;           // states over all ranks
   std::uint64_t transitions_ = 0;
@@ -190,9 +290,14 @@ class RankSearch {
   // The level being expanded.
   std::uint64_t level_start_ = 0;
   std::uint64_t level_size_ = 0;
+  std::size_t last_new_ = 0;         // new states this rank stored in the last level
+  std::vector<FrontierUnit> units_;  // the frontier's
   std::vector<std::uint32_t> succ_;  // succ_[i]: steps out of local frontier state i
-  std::unordered_map<std::uint64_t, Candidate> candidates_;
-  std::vector<std::byte> level_bytes_;
+  // The new states received: claimed with their smallest key, their encodings and
+  // fingerprints in the order they were first received.
+  std::unique_ptr<LevelTable> table_;
+  Frontier found_{pool_, kFrontierMemory};
+  PooledArray<std::uint64_t> found_fps_{pool_};
   // What this rank's steps found (checker/level_findings.h); its `violating` holds the
   // violating steps into states this rank owns, when all are recorded.
   LevelFindings findings_;

@@ -2,7 +2,8 @@
 // distributed search (checker/mpi/distributed_explorer.h) as bytes. A State is sent as model.pack()
 // for a PackedModel, as a memcpy image when it is trivially copyable, and otherwise as the action
 // indices of its path from the initial state, which the receiving rank replays (correct for every
-// deterministic model, slower). Holds no MPI call.
+// deterministic model, slower); a rank keeps its frontier as these encodings too. Holds no MPI
+// call.
 #pragma once
 
 #include <cstddef>
@@ -79,26 +80,28 @@ class StateCodec {
   const M& model_;
 };
 
-/// One rank's frontier: the encodings of its states and their global ids, ascending.
-struct EncodedFrontier {
-  std::vector<std::byte> bytes;
-  std::vector<std::size_t> offsets;
-  std::vector<std::uint32_t> ids;
+/// States as their encodings, seen as a model of their own whose states are byte strings that
+/// it packs as themselves: a rank keeps its frontier's encodings in a FrontierStore of this
+/// (checker/store/level_frontier.h), which holds them in the chunks of the search's pool and
+/// writes them to its temporary file past the memory it may keep, as the level search's
+/// frontier does. Only pack and unpack are ever called.
+struct EncodedStates {
+  using State = std::vector<std::byte>;
+  using Action = std::uint16_t;
 
-  std::size_t size() const { return ids.size(); }
-  std::span<const std::byte> encoding(std::size_t i) const {
-    const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : bytes.size();
-    return {bytes.data() + offsets[i], end - offsets[i]};
+  State initial_state() const { return {}; }
+  void enabled_actions(const State&, std::vector<Action>&) const {}
+  State next_state(const State& s, const Action&, Observation&) const { return s; }
+  void check_initial(const State&, Observation&) const {}
+  std::uint64_t fingerprint(const State&) const { return 0; }
+  const std::vector<PropertyInfo>& properties() const { return none_; }
+  void pack(const State& s, std::vector<std::byte>& out) const {
+    out.insert(out.end(), s.begin(), s.end());
   }
-  void push(std::span<const std::byte> encoded, std::uint32_t id) {
-    offsets.push_back(bytes.size());
-    bytes.insert(bytes.end(), encoded.begin(), encoded.end());
-    ids.push_back(id);
-  }
-  std::size_t memory() const {
-    return bytes.capacity() + offsets.capacity() * sizeof(std::size_t) +
-           ids.capacity() * sizeof(std::uint32_t);
-  }
+  State unpack(std::span<const std::byte> in) const { return State(in.begin(), in.end()); }
+
+ private:
+  std::vector<PropertyInfo> none_;
 };
 
 /// Appends the bytes of `x`.

@@ -1,4 +1,6 @@
-// LevelTable: the states discovered during one breadth-first level, claimed concurrently.
+// LevelTable: the states discovered during one breadth-first level, claimed concurrently (by the
+// level search's threads; a rank of the distributed search claims the states it receives here
+// too, on one thread).
 //
 // Why our own table: every worker thread looks up and inserts each successor here, so this is the
 // hottest shared structure of the search. It is lock-free open addressing with linear probing over
@@ -20,8 +22,8 @@
 #include <limits>
 #include <memory>
 
+#include "checker/store/hash_slots.h"
 #include "checker/store/huge_pages.h"
-#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker {
 

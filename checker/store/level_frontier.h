@@ -8,7 +8,8 @@
 // level, made of the stores its states were found in and the id of each state, so that a
 // level is neither copied nor sorted: the search reads each store front to back, and the ids
 // (given in step-key order when the level was committed) are what make the result independent
-// of the order in which the states are read.
+// of the order in which the states are read. A rank of the distributed search keeps its frontier in
+// one FrontierStore of its states' encodings (push_encoded(), read_encoded()).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -96,57 +98,83 @@ class FrontierStore {
         bytes = reinterpret_cast<const std::byte*>(&state);
         length = sizeof(State);
       }
-      const std::size_t header = kFixedWidth ? 0 : header_bytes(length);
-      if (header + length > ChunkPool::kChunkBytes) {
-        throw std::length_error("a state's encoding is longer than a frontier chunk");
-      }
-      const bool new_chunk = used_ + header + length > ChunkPool::kChunkBytes;
-      if (new_chunk) {
-        reserve_one_more(chunks_);
-        reserve_one_more(chunk_used_);
-        reserve_one_more(chunk_at_);
-      }
-      if (new_chunk || count_ % kUnit == 0) {
-        reserve_one_more(marks_);
-      }
-      if (new_chunk) {
-        std::byte* chunk = pool_->acquire();
-        if (!chunks_.empty()) {
-          chunk_used_.back() = static_cast<std::uint32_t>(used_);
-          if (pool_->used_bytes() > spill_bytes_) {
-            try {
-              spill_last();
-            } catch (...) {
-              pool_->release(chunk);
-              throw;
-            }
-          }
-        }
-        chunks_.push_back(chunk);
-        chunk_used_.push_back(0);
-        chunk_at_.push_back(kInMemory);
-        used_ = 0;
-      }
-      if (new_chunk || count_ % kUnit == 0) {
-        marks_.push_back({0, static_cast<std::uint32_t>(chunks_.size() - 1),
-                          static_cast<std::uint32_t>(used_), 0, static_cast<std::uint32_t>(count_),
-                          0});
-      }
-      std::byte* to = chunks_.back() + used_;
-      if constexpr (!kFixedWidth) {
-        to = write_header(to, length);
-      }
-      std::memcpy(to, bytes, length);
-      used_ += header + length;
-      chunk_used_.back() = static_cast<std::uint32_t>(used_);
+      push_encoded({bytes, length});
     } else {
       if (count_ % kUnit == 0) {
         reserve_one_more(marks_);
         marks_.push_back({0, 0, 0, 0, static_cast<std::uint32_t>(count_), 0});
       }
       states_.push_back(std::move(state));
+      ++count_;
     }
+  }
+
+  /// Stores a state given as its encoding (what push() would store for it: the model's
+  /// packing, or the memcpy image of a trivially copyable State); may throw std::bad_alloc,
+  /// leaving the store as it was.
+  void push_encoded(std::span<const std::byte> encoding) requires kBytes {
+    const std::byte* bytes = encoding.data();
+    const std::size_t length = encoding.size();
+    const std::size_t header = kFixedWidth ? 0 : header_bytes(length);
+    if (header + length > ChunkPool::kChunkBytes) {
+      throw std::length_error("a state's encoding is longer than a frontier chunk");
+    }
+    const bool new_chunk = used_ + header + length > ChunkPool::kChunkBytes;
+    if (new_chunk) {
+      reserve_one_more(chunks_);
+      reserve_one_more(chunk_used_);
+      reserve_one_more(chunk_at_);
+    }
+    if (new_chunk || count_ % kUnit == 0) {
+      reserve_one_more(marks_);
+    }
+    if (new_chunk) {
+      std::byte* chunk = pool_->acquire();
+      if (!chunks_.empty()) {
+        chunk_used_.back() = static_cast<std::uint32_t>(used_);
+        if (pool_->used_bytes() > spill_bytes_) {
+          try {
+            spill_last();
+          } catch (...) {
+            pool_->release(chunk);
+            throw;
+          }
+        }
+      }
+      chunks_.push_back(chunk);
+      chunk_used_.push_back(0);
+      chunk_at_.push_back(kInMemory);
+      used_ = 0;
+    }
+    if (new_chunk || count_ % kUnit == 0) {
+      marks_.push_back({0, static_cast<std::uint32_t>(chunks_.size() - 1),
+                        static_cast<std::uint32_t>(used_), 0, static_cast<std::uint32_t>(count_),
+                        0});
+    }
+    std::byte* to = chunks_.back() + used_;
+    if constexpr (!kFixedWidth) {
+      to = write_header(to, length);
+    }
+    std::memcpy(to, bytes, length);
+    used_ += header + length;
+    chunk_used_.back() = static_cast<std::uint32_t>(used_);
     ++count_;
+  }
+
+  /// Calls f(index, encoding) for the states of `unit` from index `from` on, in order, until
+  /// f returns false; the encoding is valid during the call only.
+  template <class F>
+  void read_encoded(const FrontierUnit& unit, std::uint32_t from, F&& f) const
+      requires(kBytes && !kRaw && !kFixed) {
+    const std::byte* at = unit_bytes(unit);
+    for (std::uint32_t i = unit.first; i < unit.end; ++i) {
+      std::size_t length = 0;
+      at = read_header(at, length);
+      if (i >= from && !f(i, std::span<const std::byte>(at, length))) {
+        return;
+      }
+      at += length;
+    }
   }
 
   /// Appends this store's units, as part `part`, to `out`.
@@ -169,16 +197,7 @@ class FrontierStore {
   template <class F>
   void read(const M& model, const FrontierUnit& unit, std::uint32_t from, F&& f) const {
     if constexpr (kBytes) {
-      const std::byte* at = nullptr;
-      if (chunks_[unit.chunk] != nullptr) {
-        at = chunks_[unit.chunk] + unit.offset;
-      } else {
-        // One buffer per reading thread, kept for its next unit.
-        thread_local std::vector<std::byte> buffer;
-        buffer.resize(unit.end_offset - unit.offset);
-        file_.read(chunk_at_[unit.chunk] + unit.offset, buffer.data(), buffer.size());
-        at = buffer.data();
-      }
+      const std::byte* at = unit_bytes(unit);
       for (std::uint32_t i = unit.first; i < unit.end; ++i) {
         std::size_t length = 0;
         if constexpr (kFixedWidth) {
@@ -221,6 +240,18 @@ class FrontierStore {
  private:
   static constexpr bool kFixedWidth = kRaw || kFixed;
   static constexpr std::size_t kInMemory = SIZE_MAX;
+
+  // Where the bytes of `unit` are: in memory, or read from the file into a buffer of the
+  // calling thread's, kept for its next unit.
+  const std::byte* unit_bytes(const FrontierUnit& unit) const {
+    if (chunks_[unit.chunk] != nullptr) {
+      return chunks_[unit.chunk] + unit.offset;
+    }
+    thread_local std::vector<std::byte> buffer;
+    buffer.resize(unit.end_offset - unit.offset);
+    file_.read(chunk_at_[unit.chunk] + unit.offset, buffer.data(), buffer.size());
+    return buffer.data();
+  }
 
   // Writes the last chunk to the file and gives it back to the pool.
   void spill_last() {

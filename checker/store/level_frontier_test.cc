@@ -1,11 +1,13 @@
 // FrontierStore, LevelFrontier and TraceStore tests: states read back in the order they were
-// stored, across chunks, with chunks kept in memory or written to the temporary file; a unit
+// stored, across chunks, with chunks kept in memory or written to the temporary file, and
+// encodings stored and read as bytes (a rank's frontier); a unit
 // resumed part way; the chunks given back to the pool; and a temporary file that cannot be
 // created reported as TempFileError, never as a silent loss.
 #include <gtest/gtest.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -115,6 +117,42 @@ TEST_P(FrontierStoreTest, ReadsBackInStoredOrderAcrossChunks) {
     EXPECT_EQ(read_all(model, moved), expected);
   }
   EXPECT_EQ(pool.used_bytes(), 0U);
+}
+
+// A rank's frontier: encodings stored as they came (push_encoded) are read back as the same
+// bytes (read_encoded) and as the states push() would have stored, across chunks, in memory
+// or in the file.
+TEST_P(FrontierStoreTest, KeepsEncodingsAsGiven) {
+  const NumberModel model;
+  ChunkPool pool;
+  std::vector<std::uint32_t> expected;
+  FrontierStore<NumberModel> store(pool, GetParam());
+  std::vector<std::byte> bytes;
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    const std::uint32_t state = i * 2654435761U;
+    expected.push_back(state);
+    bytes.clear();
+    model.pack(state, bytes);
+    store.push_encoded(bytes);
+  }
+  ASSERT_EQ(store.size(), kCount);
+  EXPECT_EQ(read_all(model, store), expected);
+  std::vector<FrontierUnit> units;
+  store.units(0, units);
+  std::uint32_t count = 0;
+  for (const FrontierUnit& unit : units) {
+    store.read_encoded(unit, unit.first, [&](std::uint32_t index, std::span<const std::byte> e) {
+      bytes.clear();
+      model.pack(expected[index], bytes);
+      EXPECT_TRUE(std::equal(e.begin(), e.end(), bytes.begin(), bytes.end())) << index;
+      ++count;
+      return true;
+    });
+  }
+  EXPECT_EQ(count, kCount);
+  if (GetParam() == 0) {
+    EXPECT_EQ(pool.used_bytes(), ChunkPool::kChunkBytes);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SpillThreshold, FrontierStoreTest,

@@ -2,7 +2,9 @@
 // counterexample, for naming the states a search's violations entered, and for rebuilding
 // the visited set (checker/store/level_visited_set.h) when it grows. The search appends them level
 // by level and reads them back only for those, so all but the newest are kept in a
-// temporary file (checker/store/temp_file.h), as TLC keeps its trace, instead of in memory.
+// temporary file (checker/store/temp_file.h), as TLC keeps its trace, instead of in memory. A rank
+// of the distributed search keeps the records of the states it owns here, by its own index
+// (checker/store/rank_ids.h holds their global ids).
 #pragma once
 
 #include <algorithm>

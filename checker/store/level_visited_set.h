@@ -1,10 +1,10 @@
-// FingerprintSet: the level search's visited set — the 64-bit fingerprints of the visited
-// states and nothing else, in one open-addressing table (linear probing) whose slots are the
-// fingerprints themselves.
+// FingerprintSet: the visited set of the level search and of each rank of the distributed
+// search (which keeps the fingerprints of the states it owns) — the 64-bit fingerprints of the
+// visited states and nothing else, in one open-addressing table (linear probing) whose slots are
+// the fingerprints themselves.
 //
 // Why its own table: the lookup of every successor is the search's hottest memory access. A
-// table of ids that compares through an array of fingerprints by id
-// (checker/store/rank_visited_set.h, which the distributed search keeps) misses the cache once for
+// table of ids that compares through an array of fingerprints by id misses the cache once for
 // the slot and once more for every occupied slot it probes, each a random line; here the probe
 // sequence is one line, or two, and an absent fingerprint (most lookups) costs one miss. The ids
 // and the fingerprints by id that a counterexample needs are in the trace
@@ -26,8 +26,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "checker/store/hash_slots.h"
 #include "checker/store/huge_pages.h"
-#include "checker/store/rank_visited_set.h"
 
 namespace preemptcheck::checker {
 

@@ -1,0 +1,44 @@
+// The arithmetic the open-addressing tables of the stores share — the level search's and the
+// ranks' visited set (checker/store/level_visited_set.h) and a level's claims
+// (checker/store/level_claims.h): where a fingerprint's probe begins, how a table grows, and the
+// state id that means "none".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace preemptcheck::checker {
+
+/// The id that marks "no state"; real ids are smaller, so it is also the most states a
+/// search numbers.
+inline constexpr std::uint32_t kNoId = std::numeric_limits<std::uint32_t>::max();
+
+/// splitmix64's finaliser: spreads a fingerprint's bits so that weak fingerprints (small
+/// packed integers) still probe well.
+inline std::uint64_t spread_bits(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// The home slot of a fingerprint in a table of `slots` slots, any count (not only powers
+/// of two, so that a table need not hold up to twice the room it needs): the spread
+/// fingerprint's high word scaled to the slot count.
+__extension__ typedef unsigned __int128 Product128;  // GCC's and Clang's 128-bit integer
+inline std::size_t home_slot(std::uint64_t fingerprint, std::size_t slots) {
+  return static_cast<std::size_t>((static_cast<Product128>(spread_bits(fingerprint)) * slots) >>
+                                  64);
+}
+
+/// The slots an open-addressing table of `capacity` slots (0: none yet) needs for `want`
+/// entries: it grows by half while it would be over 3/4 full, from 4,096.
+inline std::size_t grown_slots(std::size_t capacity, std::size_t want) {
+  std::size_t slots = capacity == 0 ? std::size_t{1} << 12 : capacity;
+  while (want * 4 > slots * 3) {
+    slots += slots / 2;
+  }
+  return slots;
+}
+
+}  // namespace preemptcheck::checker
