@@ -60,9 +60,7 @@ TEST(cliThreads, OneAndTwoThreadsPrintTheSameForEveryCommittedScenario) {
       {},
       {"--profile", "kubernetes"},
       {"--profile", "kubernetes", "--stop-at-first"},
-      {"--profile", "kubernetes-1.35"},
-      {"--reduce=symmetry"},
-      {"--profile", "kubernetes", "--reduce=symmetry"}};
+      {"--profile", "kubernetes-1.35"}};
   for (const std::string& path : committed_scenarios()) {
     for (const std::vector<std::string>& extra : modes) {
       std::vector<std::string> args{path};
