@@ -33,7 +33,7 @@ function(preemptcheck_test name)
   preemptcheck_warnings(${name})
   # A test's own code is assertions around the libraries it tests, which keep the build's
   # optimisation; in an optimised build it is compiled with -Og, which halves its compile time
-  # (measured per translation unit, README "Building") and keeps it debuggable.
+  # (measured per translation unit, README "Speed") and keeps it debuggable.
   target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:-Og>)
   include(GoogleTest)
   if(NOT ARG_LABELS)
