@@ -66,6 +66,10 @@ std::uint64_t World::fingerprint() const {
            static_cast<std::uint64_t>(c.kind) << 8 | std::uint64_t{c.node} << 16 |
            std::uint64_t{in_flight_event_} << 24);
     d.word(std::uint64_t{c.victims} | std::uint64_t{c.to_evict} << 32);
+    // The PDB violations the decision counted, which no-pdb-overspend reads at cycle-end; only
+    // when there are some, so every other state keeps its digest.
+    if (c.pdb_violations != 0)
+      d.word(std::uint64_t{1} << 55 | std::uint64_t{c.pdb_violations});
     // patch-diff=view: the popped copy's nominatedNodeName, when the informer has changed it
     // since (otherwise it is the lister's, digested above).
     if (in_flight_nominated_ != lister_[in_flight_].nominated && mechanisms().patch_diff_view)

@@ -76,7 +76,8 @@ std::string describe_cycle_start(const Cluster& c, const StepReport& step) {
 // cycle=split: the cycle in flight as a state line — the pod, its decision with every victim
 // of the chosen candidate, whether an event that may make it schedulable arrived since it
 // started, and (patch-diff=view) the nomination of the copy it was popped with when the
-// informer has changed it since: each field World::fingerprint digests for it.
+// informer has changed it since, and the PDB violations it counted: each field
+// World::fingerprint digests for it.
 std::string in_flight_text(const World& w) {
   const Cluster& c = w.cluster();
   const PodId p = w.in_flight();
@@ -84,6 +85,9 @@ std::string in_flight_text(const World& w) {
   std::string s = fmt::format("{}: {}", c.pod_name(p), decision_text(c, d));
   if (d.victims != d.to_evict)
     s += fmt::format(" (victims {})", or_none(pod_names(c, d.victims)));
+  if (d.pdb_violations != 0)
+    s += fmt::format(", counting {} PDB violation{}", d.pdb_violations,
+                     d.pdb_violations == 1 ? "" : "s");
   if (w.in_flight_event())
     s += "; an event that may make it schedulable arrived while it was in flight";
   if (w.mechanisms().patch_diff_view && w.in_flight_nominated() != w.lister(p).nominated)
@@ -196,6 +200,8 @@ std::string job_text(const World& w, std::size_t i) {
     s += fmt::format(", last {}", c.pod_name(j.last));
   if (j.failed)
     s += ", failed";
+  if (j.last_in_memory)
+    s += ", last preempted in memory";
   if (!w.is_running(i))
     s += " (waiting for a worker)";
   return s;

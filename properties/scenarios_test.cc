@@ -571,8 +571,9 @@ TEST(Scenarios, SplitCycleHoldsUnderReference) {
   EXPECT_EQ(r.stats.depth, 16u);
 }
 
-// #134859 under kube-scheduler: of the six properties only no-lost-wakeup breaks, and only
-// because of the external binding — with its budget at 0 the scenario holds everything.
+// #134859 under kube-scheduler: of the safety properties only no-lost-wakeup breaks, and only
+// because of the external binding — with its budget at 0 the scenario holds everything
+// (no-pdb-overspend holds vacuously: the scenario has no PDB).
 TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
   for (const std::string p : {"no-double-victim", "no-double-claim", "no-overcommit",
                               "no-over-preemption", "expected-outcome"}) {

@@ -78,10 +78,11 @@ std::string split_fields(const World& w) {
   const bool stale = w.mechanisms().patch_diff_view &&
                      w.in_flight_nominated() != w.lister(w.in_flight()).nominated;
   return fmt::format(
-      "waiting {} in flight {} kind {} node {} victims {} to evict {} event {} "
-      "popped {}",
+      "waiting {} in flight {} kind {} node {} victims {} to evict {} pdb violations {} "
+      "event {} popped {}",
       w.waiting_for_own_victims(), w.in_flight(), static_cast<int>(d.kind), d.node, d.victims,
-      d.to_evict, w.in_flight_event(), stale ? static_cast<int>(w.in_flight_nominated()) : -1);
+      d.to_evict, d.pdb_violations, w.in_flight_event(),
+      stale ? static_cast<int>(w.in_flight_nominated()) : -1);
 }
 
 // Breadth-first over every state reachable from the scenario's initial World (by World
