@@ -162,4 +162,29 @@ void note_witnesses(Result<Action>& result, const std::vector<std::uint64_t>& re
   }
 }
 
+/// A state that a violation entered, known by its fingerprint until the search ends (the
+/// visited sets hold no ids), and what it is named for.
+enum class Unnamed { kViolatingState, kViolation, kPropertyViolation };
+struct UnnamedState {
+  Unnamed what;
+  std::size_t property;
+  std::uint64_t fingerprint;
+};
+
+/// Names the state `u` stands for by its id `id`, once the search has found it in the trace.
+template <class Action>
+void name_state(Result<Action>& result, const UnnamedState& u, std::uint32_t id) {
+  switch (u.what) {
+    case Unnamed::kViolatingState:
+      result.violating_states.push_back(id);
+      break;
+    case Unnamed::kViolation:
+      result.violation->state = id;
+      break;
+    case Unnamed::kPropertyViolation:
+      result.property_results[u.property].violation->state = id;
+      break;
+  }
+}
+
 }  // namespace preemptcheck::checker::detail

@@ -124,14 +124,9 @@ class LevelSearch {
     });
   }
 
-  // A state that a violation entered, known by its fingerprint until the search ends: the
-  // visited set holds no ids.
-  enum class Unnamed { kViolatingState, kViolation, kPropertyViolation };
-  struct UnnamedState {
-    Unnamed what;
-    std::size_t property;
-    std::uint64_t fingerprint;
-  };
+  // A state that a violation entered, named at the end of the search (level_findings.h).
+  using Unnamed = detail::Unnamed;
+  using UnnamedState = detail::UnnamedState;
 
   // Names the states the violations entered by their ids, with one read of the trace.
   void name_states() {
@@ -152,17 +147,7 @@ class LevelSearch {
       if (id == kNoId) {
         throw std::logic_error("a violating state is not in the trace");
       }
-      switch (u.what) {
-        case Unnamed::kViolatingState:
-          result_.violating_states.push_back(id);
-          break;
-        case Unnamed::kViolation:
-          result_.violation->state = id;
-          break;
-        case Unnamed::kPropertyViolation:
-          result_.property_results[u.property].violation->state = id;
-          break;
-      }
+      name_state(result_, u, id);
     }
     unnamed_.clear();
   }

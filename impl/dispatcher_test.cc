@@ -10,10 +10,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  return w.is_enabled(parse_action(line, w.cluster()).value());
-}
-
 // node1 runs v (low); p (mid) needs v gone; h (high) may arrive later.
 Scenario one_victim(std::string_view profile_name) {
   return scenario(

@@ -20,13 +20,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a)
-    throw std::invalid_argument(std::string(line));
-  return w.is_enabled(*a);
-}
-
 // g1-basic: two victims of 2 on a node of 4, a preemptor of 4.
 Scenario g1(Faults faults) {
   Scenario s = scenario({node("node", 4)}, {pod("v1", kLow, 2, "node"), pod("v2", kLow, 2, "node"),

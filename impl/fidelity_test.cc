@@ -11,10 +11,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  return w.is_enabled(parse_action(line, w.cluster()).value());
-}
-
 // node1 runs v1 and v2 (low, 200 each); p (500) needs both gone.
 Scenario two_victims(Backoff backoff) {
   Scenario s = scenario({node("node1")},

@@ -21,13 +21,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a)
-    throw std::invalid_argument(std::string(line));
-  return w.is_enabled(*a);
-}
-
 // binding-in-flight: low's binding is in flight when high, created later, preempts it. One
 // eviction failure is in the budget, to see whether `evict-fails` is offered.
 Scenario binding_in_flight(std::string_view profile_name, bool activate_in_memory = true) {

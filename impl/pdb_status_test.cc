@@ -19,13 +19,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a)
-    throw std::invalid_argument(std::string(line));
-  return w.is_enabled(*a);
-}
-
 // pdb-budget-race: web-1 and web-2 (PDB web, minAvailable 1) beside a batch pod each.
 Scenario budget_race(std::string_view profile_name, bool lagged) {
   PodSpec web_1 = pod("web-1", kLow, 2, "node-a");

@@ -19,13 +19,6 @@ namespace {
 
 using namespace test;  // NOLINT: the builders read as a small language in these tests
 
-bool enabled(const World& w, std::string_view line) {
-  std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a)
-    throw std::invalid_argument(std::string(line));
-  return w.is_enabled(*a);
-}
-
 // returning-victim: a victim of 4 on a node of 4, a preemptor of 4.
 Scenario returning(PodScheduler scheduler, bool recreated = true) {
   PodSpec victim = pod("victim", kLow, 4, "node");

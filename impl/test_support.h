@@ -77,6 +77,15 @@ inline NodeId node_id(const World& w, std::string_view name) {
   return w.cluster().find_node(name).value();
 }
 
+/// Whether the action written as `line` (the counterexample format) is enabled in `w`; throws
+/// when it does not parse.
+inline bool enabled(const World& w, std::string_view line) {
+  std::optional<Action> a = parse_action(line, w.cluster());
+  if (!a)
+    throw std::invalid_argument(std::string(line));
+  return w.is_enabled(*a);
+}
+
 /// Applies the action written as `line` (the counterexample format) to `w`; throws when it
 /// does not parse or is not enabled.
 inline StepReport run(World& w, std::string_view line) {

@@ -34,13 +34,6 @@ PodSet bit(const World& w, std::string_view name) { return pod_bit(id(w, name));
 
 // Takes one step written as in a counterexample ("evict p v"); throws, failing the test,
 // when the line does not parse or the action is not enabled.
-bool enabled(const World& w, std::string_view line) {
-  std::optional<Action> a = parse_action(line, w.cluster());
-  if (!a)
-    throw std::invalid_argument(std::string(line));
-  return w.is_enabled(*a);
-}
-
 std::vector<std::string> enabled_lines(const World& w) {
   std::vector<Action> actions;
   w.enabled_actions(actions);

@@ -120,14 +120,9 @@ class RankSearch {
     return stop != 0;
   }
 
-  // A state that a violation entered, known by its fingerprint until the search ends: the
-  // visited set holds no ids.
-  enum class Unnamed { kViolatingState, kViolation, kPropertyViolation };
-  struct UnnamedState {
-    Unnamed what;
-    std::size_t property;
-    std::uint64_t fingerprint;
-  };
+  // A state that a violation entered, named at the end of the search (level_findings.h).
+  using Unnamed = detail::Unnamed;
+  using UnnamedState = detail::UnnamedState;
 
   // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
   // it grows, each thread a range of it.
@@ -185,17 +180,7 @@ class RankSearch {
         throw std::logic_error("a violating state is in no rank's trace");
       }
       const auto id = static_cast<std::uint32_t>(shared[k]);
-      switch (u.what) {
-        case Unnamed::kViolatingState:
-          result_.violating_states.push_back(id);
-          break;
-        case Unnamed::kViolation:
-          result_.violation->state = id;
-          break;
-        case Unnamed::kPropertyViolation:
-          result_.property_results[u.property].violation->state = id;
-          break;
-      }
+      name_state(result_, u, id);
     }
     shared_unnamed_.clear();
     own_unnamed_.clear();
