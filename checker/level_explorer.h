@@ -88,6 +88,7 @@ class LevelExplorer : LevelCommit<M> {
   using Base::next_rss_;
   using Base::next_unit_;
   using Base::on_clock;
+  using Base::on_parts;
   using Base::oom_;
   using Base::opts_;
   using Base::pool_;
@@ -184,9 +185,9 @@ class LevelExplorer : LevelCommit<M> {
       return false;
     }
     if (table_) {
-      table_->reset(slots);
+      table_->reset(slots, on_parts());
     } else {
-      table_ = std::make_unique<LevelTable>(slots);
+      table_ = std::make_unique<LevelTable>(slots, on_parts());
     }
     succ_.assign(level_size_, 0);
     units_ = frontier_.units();
@@ -228,7 +229,7 @@ class LevelExplorer : LevelCommit<M> {
         release();
         return false;
       }
-      table_->grow();
+      table_->grow(on_parts());
     }
     const bool go_on = commit();
     release();

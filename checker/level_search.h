@@ -114,15 +114,21 @@ class LevelSearch {
   // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
   // it grows, each thread a range of it.
   void reserve_visited(std::size_t extra) {
-    visited_.reserve(extra, [&](FingerprintSet& set) {
-      const std::size_t total = trace_.size();
-      on_threads(threads_, [&](std::size_t t) {
-        FingerprintSet::Inserter inserter(set);
-        trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
-                                    [&](std::size_t, std::uint64_t f) { inserter.add(f); });
-      });
-    });
+    visited_.reserve(
+        extra,
+        [&](FingerprintSet& set) {
+          const std::size_t total = trace_.size();
+          on_threads(threads_, [&](std::size_t t) {
+            FingerprintSet::Inserter inserter(set);
+            trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
+                                        [&](std::size_t, std::uint64_t f) { inserter.add(f); });
+          });
+        },
+        on_parts());
   }
+
+  // A table's bulk work on the search's threads (checker/store/hash_slots.h).
+  auto on_parts() const { return parts_on_threads(threads_); }
 
   // A state that a violation entered, named at the end of the search (level_findings.h).
   using Unnamed = detail::Unnamed;

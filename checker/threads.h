@@ -1,6 +1,6 @@
-// on_threads: a phase of a level run on several threads — the level search's expansion, merge
-// and visited-set rebuild (checker/level_search.h), and a rank's expansion of its round in the
-// distributed search (checker/mpi/distributed_explorer.h).
+// on_threads: a phase of a level run on several threads — the level search's expansion, merge,
+// visited-set rebuild and the clearing of its tables (checker/level_search.h), and a rank's
+// expansion of its round in the distributed search (checker/mpi/distributed_explorer.h).
 #pragma once
 
 #include <atomic>
@@ -36,6 +36,11 @@ void on_threads(std::size_t n, const F& f) {
   if (error) {
     std::rethrow_exception(error);
   }
+}
+
+/// A table's `on_parts` (checker/store/hash_slots.h) on n threads: part t of n on thread t.
+inline auto parts_on_threads(std::size_t n) {
+  return [n](const auto& g) { on_threads(n, [&](std::size_t t) { g(t, n); }); };
 }
 
 }  // namespace preemptcheck::checker::detail

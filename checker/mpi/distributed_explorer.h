@@ -239,7 +239,7 @@ class DistributedExplorer : RankCommit<M> {
     const std::size_t slots =
         std::max<std::size_t>(1U << 10, (last_new_ + last_new_ / 4) / 7 * 10 + 16);
     try {
-      table_ = std::make_unique<LevelTable>(slots);
+      table_ = std::make_unique<LevelTable>(slots, parts_on_threads(threads_));
     } catch (const std::bad_alloc&) {
       oom_ = true;
     }

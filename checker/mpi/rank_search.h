@@ -127,14 +127,17 @@ class RankSearch {
   // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
   // it grows, each thread a range of it.
   void reserve_visited(std::size_t extra) {
-    visited_.reserve(extra, [&](FingerprintSet& set) {
-      const std::size_t total = trace_.size();
-      on_threads(threads_, [&](std::size_t t) {
-        FingerprintSet::Inserter inserter(set);
-        trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
-                                    [&](std::size_t, std::uint64_t f) { inserter.add(f); });
-      });
-    });
+    visited_.reserve(
+        extra,
+        [&](FingerprintSet& set) {
+          const std::size_t total = trace_.size();
+          on_threads(threads_, [&](std::size_t t) {
+            FingerprintSet::Inserter inserter(set);
+            trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
+                                        [&](std::size_t, std::uint64_t f) { inserter.add(f); });
+          });
+        },
+        parts_on_threads(threads_));
   }
 
   // Names the states the violations entered by their global ids, with one read of each

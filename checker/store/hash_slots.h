@@ -1,7 +1,7 @@
 // The arithmetic the open-addressing tables of the stores share — the level search's and the
 // ranks' visited set (checker/store/level_visited_set.h) and a level's claims
-// (checker/store/level_claims.h): where a fingerprint's probe begins, how a table grows, and the
-// state id that means "none".
+// (checker/store/level_claims.h): where a fingerprint's probe begins, how a table grows, the
+// state id that means "none", and how a table's bulk work is split over the search's threads.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +39,23 @@ inline std::size_t grown_slots(std::size_t capacity, std::size_t want) {
     slots += slots / 2;
   }
   return slots;
+}
+
+/// How a table runs its bulk work (clearing its slots, moving them into a grown table): a
+/// callable `on_parts` that calls g(part, parts) once for every part in [0, parts), on as many
+/// threads as it likes — the searches pass their threads (checker/threads.h), so that the
+/// pages of a new table fault in, and its slots are cleared, on every thread and not on one.
+/// This one runs the whole work as one part, here.
+struct OnePart {
+  template <class G>
+  void operator()(const G& g) const {
+    g(std::size_t{0}, std::size_t{1});
+  }
+};
+
+/// The part `part` of `parts` of [0, n): its first index (its end is the next part's first).
+inline std::size_t part_begin(std::size_t n, std::size_t part, std::size_t parts) {
+  return static_cast<std::size_t>(static_cast<Product128>(n) * part / parts);
 }
 
 }  // namespace preemptcheck::checker

@@ -39,18 +39,23 @@ class LevelTable {
     kFull,      ///< the table must grow before it takes another fingerprint
   };
 
-  /// An empty table of `slots` slots (any count).
-  explicit LevelTable(std::size_t slots) { allocate(slots); }
+  /// An empty table of `slots` slots (any count), cleared through `on_parts`
+  /// (checker/store/hash_slots.h).
+  template <class OnParts = OnePart>
+  explicit LevelTable(std::size_t slots, const OnParts& on_parts = {}) {
+    allocate(slots, on_parts);
+  }
 
-  /// Empties the table and makes it `slots` slots, reusing the memory it
-  /// holds when that is enough (single-threaded, no claim running). May throw
-  /// std::bad_alloc, leaving the table empty or as it was.
-  void reset(std::size_t slots) {
+  /// Empties the table and makes it `slots` slots, reusing the memory it holds when that is
+  /// enough, clearing it through `on_parts` (no claim running). May throw std::bad_alloc,
+  /// leaving the table empty or as it was.
+  template <class OnParts = OnePart>
+  void reset(std::size_t slots, const OnParts& on_parts = {}) {
     if (slots > allocated_) {
-      allocate(slots);
+      allocate(slots, on_parts);
       return;
     }
-    clear(slots);
+    clear(slots, on_parts);
   }
 
   /// Adds `fingerprint` with `key`, or lowers its key to `key`; `slot` receives its slot
@@ -63,21 +68,21 @@ class LevelTable {
                                                                      : Claim::kInserted;
     }
     for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
-      std::uint64_t seen = cells_[i].fingerprint.load(std::memory_order_acquire);
+      Word word(cells_[i].fingerprint);
+      std::uint64_t seen = word.load(std::memory_order_acquire);
       if (seen == 0) {
         if (size_.load(std::memory_order_relaxed) >= max_fill_) {
           return Claim::kFull;
         }
-        if (cells_[i].fingerprint.compare_exchange_strong(seen, fingerprint,
-                                                          std::memory_order_acq_rel)) {
+        if (word.compare_exchange_strong(seen, fingerprint, std::memory_order_acq_rel)) {
           size_.fetch_add(1, std::memory_order_relaxed);
-          lower(cells_[i].key, key);
+          lower(Word(cells_[i].key), key);
           slot = i;
           return Claim::kInserted;
         }
       }
       if (seen == fingerprint) {
-        lower(cells_[i].key, key);
+        lower(Word(cells_[i].key), key);
         slot = i;
         return Claim::kPresent;
       }
@@ -87,7 +92,7 @@ class LevelTable {
   /// Reads the slot where claim(fingerprint, ...) begins and returns its key, so that a
   /// batch of claims can miss the cache together (see FingerprintSet::home_value).
   std::uint64_t home_key(std::uint64_t fingerprint) const {
-    return cells_[home_slot(fingerprint, slots_)].key.load(std::memory_order_relaxed);
+    return Word(cells_[home_slot(fingerprint, slots_)].key).load(std::memory_order_relaxed);
   }
 
   std::size_t slot_count() const { return slots_; }
@@ -103,52 +108,64 @@ class LevelTable {
       return zero_key_.load(std::memory_order_relaxed);
     }
     for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
-      const std::uint64_t seen = cells_[i].fingerprint.load(std::memory_order_relaxed);
+      const std::uint64_t seen = Word(cells_[i].fingerprint).load(std::memory_order_relaxed);
       if (seen == fingerprint || seen == 0) {
-        return seen == 0 ? kNoKey : cells_[i].key.load(std::memory_order_relaxed);
+        return seen == 0 ? kNoKey : Word(cells_[i].key).load(std::memory_order_relaxed);
       }
     }
   }
 
-  /// Makes half as much room again (single-threaded, no claim running). May throw std::bad_alloc,
-  /// leaving the table as it was.
-  void grow() {
-    LevelTable bigger(slots_ + slots_ / 2);
-    for (std::size_t i = 0; i < slots_; ++i) {
-      const std::uint64_t fingerprint = cells_[i].fingerprint.load(std::memory_order_relaxed);
-      if (fingerprint != 0) {
-        std::size_t slot = 0;
-        bigger.claim(fingerprint, cells_[i].key.load(std::memory_order_relaxed), slot);
+  /// Makes half as much room again, the claims moved through `on_parts` (no claim running).
+  /// May throw std::bad_alloc, leaving the table as it was.
+  template <class OnParts = OnePart>
+  void grow(const OnParts& on_parts = {}) {
+    LevelTable bigger(slots_ + slots_ / 2, on_parts);
+    on_parts([&](std::size_t part, std::size_t parts) {
+      const std::size_t end = part_begin(slots_, part + 1, parts);
+      for (std::size_t i = part_begin(slots_, part, parts); i < end; ++i) {
+        const std::uint64_t fingerprint = cells_[i].fingerprint;
+        if (fingerprint != 0) {
+          std::size_t slot = 0;
+          bigger.claim(fingerprint, cells_[i].key, slot);
+        }
       }
-    }
+    });
     cells_ = std::move(bigger.cells_);
     allocated_ = bigger.allocated_;
     slots_ = bigger.slots_;
     max_fill_ = bigger.max_fill_;
+    size_.store(bigger.size_.load());
   }
 
  private:
   std::size_t next(std::size_t i) const { return i + 1 == slots_ ? 0 : i + 1; }
 
-  static void lower(std::atomic<std::uint64_t>& word, std::uint64_t key) {
+  using Word = std::atomic_ref<std::uint64_t>;
+
+  template <class W>  // Word or std::atomic<std::uint64_t>
+  static void lower(W&& word, std::uint64_t key) {
     std::uint64_t current = word.load(std::memory_order_relaxed);
     while (key < current && !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
     }
   }
 
-  void allocate(std::size_t slots) {
+  template <class OnParts>
+  void allocate(std::size_t slots, const OnParts& on_parts) {
     cells_.reset();
     allocated_ = 0;
-    cells_ = make_huge_array<Cell>(slots);
+    cells_ = make_huge_array<Cell>(slots);  // not written: the clear touches its pages first
     allocated_ = slots;
-    clear(slots);
+    clear(slots, on_parts);
   }
 
-  void clear(std::size_t slots) {
-    for (std::size_t i = 0; i < slots; ++i) {
-      cells_[i].fingerprint.store(0, std::memory_order_relaxed);
-      cells_[i].key.store(kNoKey, std::memory_order_relaxed);
-    }
+  template <class OnParts>
+  void clear(std::size_t slots, const OnParts& on_parts) {
+    on_parts([&](std::size_t part, std::size_t parts) {
+      const std::size_t end = part_begin(slots, part + 1, parts);
+      for (std::size_t i = part_begin(slots, part, parts); i < end; ++i) {
+        cells_[i] = {0, kNoKey};
+      }
+    });
     slots_ = slots;
     max_fill_ = slots / 10 * 7;
     size_.store(0, std::memory_order_relaxed);
@@ -157,10 +174,11 @@ class LevelTable {
   }
 
   // A slot: its fingerprint (0: empty) and its claim key, side by side so that a claim
-  // misses the cache once.
+  // misses the cache once. Plain words, read and written through atomic_ref while claims run:
+  // a std::atomic would be zeroed when the array is made, on one thread.
   struct alignas(16) Cell {
-    std::atomic<std::uint64_t> fingerprint;
-    std::atomic<std::uint64_t> key;
+    std::uint64_t fingerprint;
+    std::uint64_t key;
   };
   HugeArray<Cell> cells_;
   std::size_t allocated_ = 0;  // slots the arrays have room for

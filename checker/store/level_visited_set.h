@@ -73,12 +73,13 @@ class FingerprintSet {
   }
 
   /// Makes room for `extra` more fingerprints, so that inserting them cannot throw. When the
-  /// table must grow, its slots are freed and `refill(*this)` must insert every fingerprint
-  /// stored so far, through Inserters, on as many threads as it likes (the caller keeps them;
-  /// here, the trace). May throw std::bad_alloc, leaving the table as it was when the new
-  /// slots cannot be had, or what `refill` throws, leaving it unusable.
-  template <class Refill>
-  void reserve(std::size_t extra, Refill&& refill) {
+  /// table must grow, its slots are freed, the new ones cleared through `on_parts`
+  /// (checker/store/hash_slots.h), and `refill(*this)` must insert every fingerprint stored so
+  /// far, through Inserters, on as many threads as it likes (the caller keeps them; here, the
+  /// trace). May throw std::bad_alloc, leaving the table as it was when the new slots cannot be
+  /// had, or what `refill` throws, leaving it unusable.
+  template <class Refill, class OnParts = OnePart>
+  void reserve(std::size_t extra, Refill&& refill, const OnParts& on_parts = {}) {
     const std::size_t slots = slots_for(size() + extra);
     if (slots == capacity_) {
       return;
@@ -100,9 +101,12 @@ class FingerprintSet {
       size = old;
       slots_ = make_huge_array<std::uint64_t>(old);
     }
-    for (std::size_t i = 0; i < size; ++i) {
-      slots_[i] = 0;
-    }
+    on_parts([&](std::size_t part, std::size_t parts) {
+      const std::size_t end = part_begin(size, part + 1, parts);
+      for (std::size_t i = part_begin(size, part, parts); i < end; ++i) {
+        slots_[i] = 0;
+      }
+    });
     capacity_ = size;
     refill(*this);
     if (this->size() != stored || has_zero_.load() != zero) {
