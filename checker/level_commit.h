@@ -55,6 +55,7 @@ class LevelCommit : protected LevelWorkers<M> {
   using Base::limits_;
   using Base::look_up;
   using Base::memory_bytes;
+  using Base::merges_;
   using Base::model_;
   using Base::name_states;
   using Base::next_progress_;
@@ -126,6 +127,10 @@ bool LevelCommit<M>::commit() {
         }
         for (std::size_t i = start; i < end; ++i) {
           const std::uint64_t key = table_->find_key(fps[i]);
+          // Of the states stored under one fingerprint, only the smallest step's is new.
+          if (merges_ && workers_[w]->found_keys[i] != key) {
+            continue;
+          }
           list.push_back({static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
                           static_cast<std::uint32_t>(i)});
         }
@@ -200,12 +205,20 @@ bool LevelCommit<M>::commit() {
   // nothing is copied.
   std::vector<PooledArray<std::uint32_t>> ids;
   std::vector<FrontierStore<M>> parts;
+  std::size_t stored = 0;  // states in the workers' stores, those another step's replaced too
   if (go_on) {
     parts.reserve(workers_.size());
     ids.reserve(workers_.size());
     for (const auto& worker : workers_) {
       ids.emplace_back(pool_);
       ids.back().resize(worker->found.size());
+      stored += worker->found.size();
+      if (merges_) {
+        // A replaced state keeps no id, and the next level skips it.
+        for (std::size_t i = 0; i < worker->found.size(); ++i) {
+          ids.back()[i] = kNoId;
+        }
+      }
     }
   }
   if (!fits(visited_.bytes_after_reserve(admitted) - visited_.bytes())) {
@@ -294,7 +307,7 @@ bool LevelCommit<M>::commit() {
     for (const auto& worker : workers_) {
       parts.push_back(std::move(worker->found));
     }
-    frontier_ = LevelFrontier<M>(std::move(parts), std::move(ids));
+    frontier_ = LevelFrontier<M>(std::move(parts), std::move(ids), stored - total);
   } else {
     frontier_ = LevelFrontier<M>();
   }

@@ -51,7 +51,8 @@ class LevelSearch {
         limits_(limits),
         opts_(opts),
         threads_(std::max(1U, opts.threads)),
-        capacity_(state_capacity(limits, kMaxIds)) {}
+        capacity_(state_capacity(limits, kMaxIds)),
+        merges_(merges_states(model)) {}
 
  protected:
   static constexpr std::uint64_t kMaxIds = kNoId;
@@ -73,9 +74,13 @@ class LevelSearch {
 
   // What one worker found in a level.
   struct Worker {
-    Worker(ChunkPool& pool, std::size_t spill_bytes) : found(pool, spill_bytes), found_fps(pool) {}
+    Worker(ChunkPool& pool, std::size_t spill_bytes)
+        : found(pool, spill_bytes), found_fps(pool), found_keys(pool) {}
     FrontierStore<M> found;                // the states this worker claimed first
     PooledArray<std::uint64_t> found_fps;  // their fingerprints
+    // With merges_: also the states whose claim lowered a key another step had set, and
+    // each stored state's own step key (the commit keeps those whose key stayed smallest).
+    PooledArray<std::uint64_t> found_keys;
     std::vector<Action> actions;
     SuccessorBatch<State, kBatch> next;  // successors waiting to be looked up
     std::array<Observation, kBatch> next_obs;
@@ -222,6 +227,9 @@ class LevelSearch {
   const FindingsRule rule_{opts_.per_property, opts_.stop_at_violation};
   const unsigned threads_;
   const std::uint64_t capacity_;
+  // Two different states may share a fingerprint (checker/model.h): a level stores each
+  // state of a fingerprint its steps reach, and keeps the smallest step's.
+  const bool merges_;
   const Stopwatch clock_;
 
   ChunkPool pool_;  // before everything that takes chunks from it

@@ -46,6 +46,7 @@ class LevelWorkers : protected LevelSearch<M> {
   using Base::level_start_;
   using Base::limits_;
   using Base::memory_bytes;
+  using Base::merges_;
   using Base::model_;
   using Base::name_states;
   using Base::next_progress_;
@@ -216,9 +217,13 @@ bool LevelWorkers<M>::look_up(Worker& worker) {
         worker.action = step.action;
         return false;
       }
-      if (claim == LevelTable::Claim::kInserted) {
+      if (claim == LevelTable::Claim::kInserted ||
+          (merges_ && claim == LevelTable::Claim::kLowered)) {
         worker.found_fps.push_back(step.fingerprint);
         worker.found.push(model_, std::move(worker.next[k]));
+        if (merges_) {
+          worker.found_keys.push_back(key);
+        }
       }
     }
     note(worker, worker.next_obs[k], key, step.fingerprint);

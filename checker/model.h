@@ -85,4 +85,21 @@ concept FixedPackedModel = PackedModel<M> && requires(const M& m) {
   { m.packed_size() } -> std::convertible_to<std::size_t>;
 };
 
+/// Whether `m` may give two different states one fingerprint — a model under a symmetry
+/// reduction fingerprints a state by its class (its member merges_states() says so; a model
+/// without that member never does). The search then stores, of the states that one level
+/// reaches with one fingerprint, the state of the smallest step, whatever the thread and rank
+/// count: the one the sequential search stores, and the one the recorded parent and action
+/// lead to.
+template <class M>
+bool merges_states(const M& m) {
+  if constexpr (requires {
+                  { m.merges_states() } -> std::convertible_to<bool>;
+                }) {
+    return m.merges_states();
+  } else {
+    return false;
+  }
+}
+
 }  // namespace preemptcheck::checker

@@ -99,19 +99,6 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     fmt::print(err, "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
     return kExitBadInput;
   }
-  // Of two interchangeable states met in one level, the search keeps the first it stores; on
-  // several threads or ranks which one that is depends on timing, and with it the pod names
-  // of what follows (SPEC §12). Until the search keeps the one of the smallest step, a
-  // reduced search runs on one thread in one process.
-  if (options.reduce != Reduction::kNone && (options.threads > 1 || checker::mpi::size() > 1)) {
-    if (checker::mpi::is_lead_rank()) {
-      fmt::print(err,
-                 "preemptcheck: --reduce=symmetry runs on one thread in one process (on more, "
-                 "which of two interchangeable states is kept depends on timing): leave out "
-                 "--threads and mpirun\n");
-    }
-    return kExitBadInput;
-  }
   if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
                            options.max_memory || options.stop_at_first)) {
     fmt::print(err,
@@ -193,9 +180,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   checker::ExploreOptions<Action> explore_options;
   // Under mpirun every rank takes one thread unless --threads says how many (docs/mpi.md).
   explore_options.threads =
-      (options.threads == 0 && checker::mpi::size() > 1) || options.reduce != Reduction::kNone
-          ? 1U
-          : effective_threads(options.threads);
+      options.threads == 0 && checker::mpi::size() > 1 ? 1U : effective_threads(options.threads);
   explore_options.per_property = !options.stop_at_first;
   if (!options.quiet) {
     explore_options.progress = [&err](const checker::Stats& s) {

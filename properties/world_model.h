@@ -61,6 +61,8 @@ class WorldModel {
   /// (the default is the sound relation).
   void reduce(Reduction r, Symmetry::Options options = {});
   Reduction reduction() const { return reduction_; }
+  /// Whether two different states may share a fingerprint (checker::merges_states).
+  bool merges_states() const { return symmetry_ && symmetry_->reduces(); }
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
 
   /// The packed encoding the explorer's frontier stores: the state's bytes XORed with the

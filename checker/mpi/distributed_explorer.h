@@ -307,14 +307,18 @@ class DistributedExplorer : RankCommit<M> {
              u < from + (to - from) * (t + 1) / threads_; ++u) {
           const FrontierUnit& unit = units_[u];
           bool any = false;
+          // (kNoId: a state another of its fingerprint replaced, never expanded)
+          const auto expands = [&](std::uint32_t i) {
+            return frontier_ids_[i] != kNoId && frontier_ids_[i] <= stop_parent;
+          };
           for (std::uint32_t i = unit.first; i < unit.end && !any; ++i) {
-            any = frontier_ids_[i] <= stop_parent;
+            any = expands(i);
           }
           if (!any) {
             continue;
           }
           frontier_.read_encoded(unit, 0, [&](std::uint32_t i, std::span<const std::byte> encoded) {
-            if (frontier_ids_[i] <= stop_parent) {
+            if (expands(i)) {
               expand(i, encoded, x);
             }
             return true;

@@ -51,6 +51,7 @@ class RankCommit : protected RankSearch<M> {
   using Base::findings_;
   using Base::found_;
   using Base::found_fps_;
+  using Base::found_keys_;
   using Base::frontier_;
   using Base::frontier_ids_;
   using Base::frontier_total_;
@@ -72,6 +73,7 @@ class RankCommit : protected RankSearch<M> {
   using Base::level_start_checks;
   using Base::limits_;
   using Base::memory_bytes;
+  using Base::merges_;
   using Base::model_;
   using Base::name_states;
   using Base::next_progress_;
@@ -139,9 +141,13 @@ void RankCommit<M>::receive(const std::vector<std::byte>& in) {
       table_->grow();
       claim = table_->claim(fingerprint, key, slot);
     }
-    if (claim == LevelTable::Claim::kInserted) {
+    if (claim == LevelTable::Claim::kInserted ||
+        (merges_ && claim == LevelTable::Claim::kLowered)) {
       found_fps_.push_back(fingerprint);
       found_.push_encoded({bytes, static_cast<std::size_t>(length)});
+      if (merges_) {
+        found_keys_.push_back(key);
+      }
     }
   }
 }
@@ -197,7 +203,11 @@ bool RankCommit<M>::commit() {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
     entries.reserve(found_fps_.size());
     for (std::size_t i = 0; i < found_fps_.size(); ++i) {
-      entries.emplace_back(table_->find_key(found_fps_[i]), static_cast<std::uint32_t>(i));
+      const std::uint64_t key = table_->find_key(found_fps_[i]);
+      // Of the states stored under one fingerprint, only the smallest step's is new.
+      if (!merges_ || found_keys_[i] == key) {
+        entries.emplace_back(key, static_cast<std::uint32_t>(i));
+      }
     }
     table_.reset();  // the level's claims are all read
     std::sort(entries.begin(), entries.end());
@@ -246,6 +256,9 @@ bool RankCommit<M>::commit() {
   try {
     if (go_on) {
       next_ids.resize(found_fps_.size());
+      for (std::size_t i = 0; merges_ && i < found_fps_.size(); ++i) {
+        next_ids[i] = kNoId;  // replaced by another state of its fingerprint: not expanded
+      }
     }
     reserve_visited(admitted);
     FingerprintSet::Inserter inserter(visited_);
@@ -313,6 +326,7 @@ bool RankCommit<M>::commit() {
   }
   found_ = Frontier(pool_, kFrontierMemory);
   found_fps_ = PooledArray<std::uint64_t>(pool_);
+  found_keys_ = PooledArray<std::uint64_t>(pool_);
   frontier_total_ = go_on ? admitted_total : 0;
   succ_.clear();
   return go_on;

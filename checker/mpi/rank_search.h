@@ -64,7 +64,8 @@ class RankSearch {
         size_(ranks_.size()),
         threads_(std::max(1U, opts.threads)),
         codec_(model),
-        capacity_(state_capacity(limits, kMaxIds)) {}
+        capacity_(state_capacity(limits, kMaxIds)),
+        merges_(merges_states(model)) {}
 
  protected:
   static constexpr bool kPacked = StateCodec<M>::kPacked;
@@ -253,6 +254,7 @@ class RankSearch {
   const unsigned threads_;  // expanding this rank's part of a round
   const StateCodec<M> codec_;
   const std::uint64_t capacity_;
+  const bool merges_;
   const Stopwatch clock_;
 
   // This rank's states, each with its own index (the order of its trace): the fingerprints,
@@ -286,6 +288,10 @@ class RankSearch {
   std::unique_ptr<LevelTable> table_;
   Frontier found_{pool_, kFrontierMemory};
   PooledArray<std::uint64_t> found_fps_{pool_};
+  // With merges_ (two different states may share a fingerprint, checker/model.h): also the
+  // states whose claim lowered the key, and each one's own step key; the commit keeps those
+  // whose key stayed smallest, and the others get the id kNoId and are not expanded.
+  PooledArray<std::uint64_t> found_keys_{pool_};
   // What this rank's steps found (checker/level_findings.h); its `violating` holds the
   // violating steps into states this rank owns, when all are recorded.
   LevelFindings findings_;

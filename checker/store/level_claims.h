@@ -35,7 +35,8 @@ class LevelTable {
   /// How a claim went.
   enum class Claim {
     kInserted,  ///< this call added the fingerprint
-    kPresent,   ///< the fingerprint was there; its key is now at most this call's key
+    kLowered,   ///< the fingerprint was there with a larger key; its key is now this call's
+    kPresent,   ///< the fingerprint was there with a smaller key, which it keeps
     kFull,      ///< the table must grow before it takes another fingerprint
   };
 
@@ -63,9 +64,11 @@ class LevelTable {
   Claim claim(std::uint64_t fingerprint, std::uint64_t key, std::size_t& slot) {
     if (fingerprint == 0) {
       slot = slots_;
-      lower(zero_key_, key);
-      return zero_present_.exchange(true, std::memory_order_acq_rel) ? Claim::kPresent
-                                                                     : Claim::kInserted;
+      const bool lowered = lower(zero_key_, key);
+      if (!zero_present_.exchange(true, std::memory_order_acq_rel)) {
+        return Claim::kInserted;
+      }
+      return lowered ? Claim::kLowered : Claim::kPresent;
     }
     for (std::size_t i = home_slot(fingerprint, slots_);; i = next(i)) {
       Word word(cells_[i].fingerprint);
@@ -82,9 +85,8 @@ class LevelTable {
         }
       }
       if (seen == fingerprint) {
-        lower(Word(cells_[i].key), key);
         slot = i;
-        return Claim::kPresent;
+        return lower(Word(cells_[i].key), key) ? Claim::kLowered : Claim::kPresent;
       }
     }
   }
@@ -143,10 +145,14 @@ class LevelTable {
   using Word = std::atomic_ref<std::uint64_t>;
 
   template <class W>  // Word or std::atomic<std::uint64_t>
-  static void lower(W&& word, std::uint64_t key) {
+  static bool lower(W&& word, std::uint64_t key) {
     std::uint64_t current = word.load(std::memory_order_relaxed);
-    while (key < current && !word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
+    while (key < current) {
+      if (word.compare_exchange_weak(current, key, std::memory_order_relaxed)) {
+        return true;
+      }
     }
+    return false;
   }
 
   template <class OnParts>

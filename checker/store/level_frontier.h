@@ -25,6 +25,7 @@
 
 #include "checker/model.h"
 #include "checker/store/chunk_pool.h"
+#include "checker/store/hash_slots.h"
 #include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker {
@@ -345,12 +346,15 @@ class LevelFrontier {
     return LevelFrontier(std::move(parts), std::move(ids));
   }
 
-  /// A level made of `parts`, state i of part p having id ids[p][i].
-  LevelFrontier(std::vector<FrontierStore<M>> parts, std::vector<PooledArray<std::uint32_t>> ids)
+  /// A level made of `parts`, state i of part p having id ids[p][i]; `skipped` of them have
+  /// the id kNoId, states another state of their fingerprint replaced, which are not read.
+  LevelFrontier(std::vector<FrontierStore<M>> parts, std::vector<PooledArray<std::uint32_t>> ids,
+                std::size_t skipped = 0)
       : parts_(std::move(parts)), ids_(std::move(ids)) {
     for (const FrontierStore<M>& part : parts_) {
       size_ += part.size();
     }
+    size_ -= skipped;
   }
   LevelFrontier() = default;
 
@@ -365,13 +369,13 @@ class LevelFrontier {
     return out;
   }
 
-  /// Calls f(id, index, const State&) for the states of `unit` from index `from` on, until f
-  /// returns false.
+  /// Calls f(id, index, const State&) for the states of `unit` from index `from` on (not those
+  /// of id kNoId), until f returns false.
   template <class F>
   void read(const M& model, const FrontierUnit& unit, std::uint32_t from, F&& f) const {
     const PooledArray<std::uint32_t>& ids = ids_[unit.part];
     parts_[unit.part].read(model, unit, from, [&](std::uint32_t i, const State& state) {
-      return f(ids[i], i, state);
+      return ids[i] == kNoId || f(ids[i], i, state);
     });
   }
 
