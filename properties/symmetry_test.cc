@@ -1,13 +1,16 @@
-// Symmetry reduction, shown sound rather than argued: for every committed scenario under
-// `reference` and `kubernetes`, the per-property verdicts and the witnesses reached are the
-// same with --reduce=symmetry as without, and every counterexample the reduced search finds
-// replays, step by step, in the unreduced model and ends in its violation. An unsound class
-// relation (pods of different priority interchangeable) is caught by the same comparison, and
-// the reduction's saving is pinned on a scenario of identical pods.
+// Symmetry reduction, shown sound rather than argued: for every committed scenario and for 500
+// generated clusters with alike pods, under `reference` and `kubernetes`, the per-property
+// verdicts and the witnesses reached are the same with --reduce=symmetry as without, and every
+// counterexample the reduced search finds replays, step by step, in the unreduced model and
+// ends in its violation. An unsound class relation (pods of different priority
+// interchangeable) is caught by the same comparisons, and the reduction's saving is pinned on a
+// scenario of identical pods.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <set>
@@ -18,6 +21,8 @@
 #include "files/scenario_yaml.h"
 #include "impl/cluster.h"
 #include "impl/mechanism_choice.h"
+#include "properties/generators.h"
+#include "properties/rapidcheck_run.h"
 #include "properties/symmetry.h"
 #include "properties/world_explore.h"
 #include "properties/world_model.h"
@@ -131,10 +136,46 @@ pods:
 
 struct Comparison {
   int compared = 0;
+  int alike = 0;  // clusters with alike pods (the reduction has something to merge)
   int skipped = 0;
   int replayed = 0;
   std::vector<std::string> differences;
 };
+
+// Compares one cluster searched both ways into `c`: verdicts, witnesses, counterexample
+// lengths, and every reduced counterexample replayed unreduced. `cell` names it.
+void compare_cluster(const std::shared_ptr<const Cluster>& cluster, const std::string& cell,
+                     Symmetry::Options options, Comparison& c) {
+  const auto plain = run(cluster, Reduction::kNone);
+  const auto reduced = run(cluster, Reduction::kSymmetry, options);
+  if (!plain.limit.empty() || !reduced.limit.empty()) {
+    ++c.skipped;
+    return;
+  }
+  ++c.compared;
+  if (verdicts(plain) != verdicts(reduced))
+    c.differences.push_back(cell + ": verdicts or witnesses differ");
+  // A breadth-first search finds the shortest counterexample of a class as soon as any
+  // state of it: the lengths are the same.
+  for (std::size_t i = 0; i < plain.property_results.size(); ++i) {
+    const auto& a = plain.property_results[i].violation;
+    const auto& b = reduced.property_results[i].violation;
+    if (a && b && a->path.size() != b->path.size())
+      c.differences.push_back(cell + ": " + plain.properties[i].name +
+                              ": counterexample lengths differ");
+  }
+  for (std::size_t i = 0; i < reduced.property_results.size(); ++i) {
+    const auto& v = reduced.property_results[i].violation;
+    if (!v)
+      continue;
+    const std::string problem = replays(cluster, v->path, i);
+    if (problem.empty()) {
+      ++c.replayed;
+    } else {
+      c.differences.push_back(cell + ": " + reduced.properties[i].name + ": " + problem);
+    }
+  }
+}
 
 Comparison compare_all(Symmetry::Options options) {
   Comparison c;
@@ -144,36 +185,7 @@ Comparison compare_all(Symmetry::Options options) {
   for (const std::string& path : paths) {
     for (const std::string profile : {"reference", "kubernetes"}) {
       const auto cluster = cluster_of(path, profile);
-      const auto plain = run(cluster, Reduction::kNone);
-      const auto reduced = run(cluster, Reduction::kSymmetry, options);
-      if (!plain.limit.empty() || !reduced.limit.empty()) {
-        ++c.skipped;
-        continue;
-      }
-      ++c.compared;
-      const std::string cell = cluster->scenario().name + " " + profile;
-      if (verdicts(plain) != verdicts(reduced))
-        c.differences.push_back(cell + ": verdicts or witnesses differ");
-      // A breadth-first search finds the shortest counterexample of a class as soon as any
-      // state of it: the lengths are the same.
-      for (std::size_t i = 0; i < plain.property_results.size(); ++i) {
-        const auto& a = plain.property_results[i].violation;
-        const auto& b = reduced.property_results[i].violation;
-        if (a && b && a->path.size() != b->path.size())
-          c.differences.push_back(cell + ": " + plain.properties[i].name +
-                                  ": counterexample lengths differ");
-      }
-      for (std::size_t i = 0; i < reduced.property_results.size(); ++i) {
-        const auto& v = reduced.property_results[i].violation;
-        if (!v)
-          continue;
-        const std::string problem = replays(cluster, v->path, i);
-        if (problem.empty()) {
-          ++c.replayed;
-        } else {
-          c.differences.push_back(cell + ": " + reduced.properties[i].name + ": " + problem);
-        }
-      }
+      compare_cluster(cluster, cluster->scenario().name + " " + profile, options, c);
     }
   }
   return c;
@@ -206,6 +218,86 @@ TEST(Symmetry, TheComparisonCatchesStartOrderForgottenWhereItDecides) {
   std::cout << "start order forgotten: " << c.differences.size() << " differences in " << c.compared
             << " cells: " << ::testing::PrintToString(c.differences) << "\n";
   EXPECT_FALSE(c.differences.empty());
+}
+
+// Generated clusters of up to 3 nodes and 9 pods, alike pods made on purpose: a genome of up
+// to 6 pods, then a copy of its first pending pod and copies of up to two of its running pods
+// (a copy of a running pod goes to the first node it fits on, like any running gene).
+rc::Gen<ClusterGene> gen_alike_pods() {
+  return rc::gen::apply(
+      [](ClusterGene g, int running_copies, int pending_copies) {
+        const std::size_t running = g.running.size();
+        for (int i = 0; running > 0 && i < running_copies; ++i)
+          g.running.push_back(g.running[static_cast<std::size_t>(i) % running]);
+        const std::size_t pending = g.pending.size();
+        for (int i = 0; pending > 0 && i < pending_copies; ++i)
+          g.pending.push_back(g.pending[static_cast<std::size_t>(i) % pending]);
+        return g;
+      },
+      gen_cluster_gene(ClusterBounds::limited(3, 6)), rc::gen::inRange(0, 3),
+      rc::gen::inRange(1, 2));
+}
+
+// Compares `cases` generated clusters, each under `reference` and `kubernetes`, reduced with
+// `options` against unreduced; RapidCheck's outcome, and the tally over every case tried.
+RapidCheckOutcome compare_generated(std::uint64_t seed, int cases, Symmetry::Options options,
+                                    Comparison& tally) {
+  RapidCheckRun run;
+  run.seed = seed;
+  run.max_success = cases;
+  std::cout << "seed " << seed << ", " << cases << " generated clusters\n";
+  const auto gen = gen_alike_pods();
+  return run_rapidcheck(
+      [&] {
+        const ClusterGene gene = *gen;
+        Comparison c;
+        for (const std::string profile : {"reference", "kubernetes"}) {
+          Scenario s = to_scenario(gene);
+          MechanismChoice choice;
+          choice.profile = profile;
+          RC_ASSERT(!apply_choice(s, choice).has_value());
+          const auto cluster = std::make_shared<const Cluster>(s);
+          compare_cluster(cluster, cluster_text(s) + " under " + profile, options, c);
+          c.alike += Symmetry(*cluster).reduces() ? 1 : 0;
+        }
+        tally.alike += c.alike;
+        tally.compared += c.compared;
+        tally.skipped += c.skipped;
+        tally.replayed += c.replayed;
+        if (!c.differences.empty())
+          RC_FAIL(::testing::PrintToString(c.differences));
+      },
+      run);
+}
+
+// The seed of the generated comparisons: PREEMPTCHECK_SEED when set (to replay a printed
+// one), otherwise a fixed one, so that the default suite is the same on every run.
+std::uint64_t generated_seed(std::uint64_t fixed) {
+  const char* given = std::getenv("PREEMPTCHECK_SEED");
+  return given != nullptr ? std::stoull(given) : fixed;
+}
+
+TEST(Symmetry, SameVerdictsOnFiveHundredGeneratedClustersWithAlikePods) {
+  Comparison tally;
+  const RapidCheckOutcome outcome = compare_generated(generated_seed(26), 500, {}, tally);
+  std::cout << "compared " << tally.compared << " cluster-profile cells (" << tally.alike
+            << " with alike pods, " << tally.skipped << " skipped at the limit of " << kMaxStates
+            << " states); " << tally.replayed << " reduced counterexamples replayed unreduced\n";
+  EXPECT_EQ(outcome.kind, RapidCheckOutcome::Kind::kSuccess) << outcome.message;
+  EXPECT_EQ(outcome.successes, 500);
+  EXPECT_GE(tally.compared, 900);
+  EXPECT_GE(tally.alike, 500);
+  EXPECT_GT(tally.replayed, 0);
+}
+
+// The same comparison on generated clusters catches an unsound class relation.
+TEST(Symmetry, TheGeneratedComparisonCatchesPodsOfDifferentPriorityMadeInterchangeable) {
+  Symmetry::Options unsound;
+  unsound.priority = false;
+  Comparison tally;
+  const RapidCheckOutcome outcome = compare_generated(generated_seed(27), 500, unsound, tally);
+  std::cout << outcome.message << "\n";
+  EXPECT_EQ(outcome.kind, RapidCheckOutcome::Kind::kFailure);
 }
 
 // The saving, pinned: scenarios whose victims (four-victims) or workers
