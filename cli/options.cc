@@ -189,7 +189,8 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
            }
          },
          "State-space reduction: none (the default) or symmetry (interchangeable pods are "
-         "stored once per renaming, SPEC §12; one thread, one process); verdicts are the same")
+         "stored once per renaming, SPEC §12); verdicts are the same, and every result is "
+         "the same for every thread and rank count")
       ->type_name("R");
   app.add_option_function<std::string>(
          "--max-memory",
