@@ -106,6 +106,10 @@ Symmetry::Symmetry(const Cluster& cluster, Options options)
   }
   class_count_ = static_cast<int>(members_.size());
   reduces_ = class_count_ < pod_count_;
+  for (const std::vector<PodId>& members : members_) {
+    for (const PodId p : members)
+      alike_ |= members.size() > 1 ? pod_bit(p) : PodSet{0};
+  }
 }
 
 std::array<PodId, kMaxPods> Symmetry::canonical_renaming(const World& world,
@@ -114,7 +118,7 @@ std::array<PodId, kMaxPods> Symmetry::canonical_renaming(const World& world,
   for (int p = 0; p < pod_count_; ++p)
     to[p] = static_cast<PodId>(p);
   std::array<std::uint64_t, kMaxPods> sig{};
-  PodRenaming::signatures(world, ledger, class_, sig);
+  PodRenaming::signatures(world, ledger, class_, alike_, sig);
   std::array<PodId, kMaxPods> sorted{};
   for (const std::vector<PodId>& members : members_) {
     if (members.size() < 2)
@@ -151,27 +155,33 @@ std::uint64_t Symmetry::fingerprint(const World& world, const spec::Ledger& ledg
 // A member added to World (impl/world.h) that holds or names pods must be renamed here, and
 // read by signatures() below.
 void PodRenaming::normalize_starts(World& w) {
-  const std::size_t n = w.api_.size();
+  // The cluster's pods (the slots past them are never used).
+  const auto n = static_cast<std::size_t>(w.cluster().pod_count());
   PodSet named = 0;
   for (const WatchEvent& e : w.events_) {
     if (e.pod != kNoPod)
       named |= pod_bit(e.pod);
   }
   std::array<bool, 256> used{};
+  std::size_t top = 0;  // one past the largest start in use (0xff, not started, aside)
+  const auto use = [&](std::uint8_t start) {
+    used[start] = true;
+    top = start == 0xff ? top : std::max<std::size_t>(top, start + 1U);
+  };
   for (std::size_t p = 0; p < n; ++p) {
     if (!w.api_[p].exists && !w.lister_[p].exists && !has_pod(named, static_cast<PodId>(p))) {
       w.api_[p].start = 0xff;
       w.lister_[p].start = 0xff;
     }
-    used[w.api_[p].start] = true;
-    used[w.lister_[p].start] = true;
+    use(w.api_[p].start);
+    use(w.lister_[p].start);
   }
   for (const WatchEvent& e : w.events_)
-    used[e.obj.start] = true;
+    use(e.obj.start);
   // Order-preserving: the k-th start in use becomes k; 0xff (not started) stays.
   std::array<std::uint8_t, 256> rank{};
   std::uint8_t next = 0;
-  for (std::size_t v = 0; v < 0xff; ++v) {
+  for (std::size_t v = 0; v < top; ++v) {
     if (used[v])
       rank[v] = next++;
   }
@@ -246,9 +256,10 @@ spec::Ledger PodRenaming::rename(const spec::Ledger& l, const std::array<PodId, 
 }
 
 void PodRenaming::signatures(const World& w, const spec::Ledger& l,
-                             const std::array<std::uint8_t, kMaxPods>& class_of,
+                             const std::array<std::uint8_t, kMaxPods>& class_of, PodSet wanted,
                              std::array<std::uint64_t, kMaxPods>& out) {
-  const std::size_t n = w.api_.size();
+  // The cluster's pods (the slots past them are never used, and no signature of theirs read).
+  const auto n = static_cast<std::size_t>(w.cluster().pod_count());
   // What other pods' fields and the queues say of each pod, by position or by the class of
   // the pod that names it.
   std::array<std::uint64_t, kMaxPods> named{};
@@ -292,6 +303,8 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
     return std::uint64_t{has_pod(s, static_cast<PodId>(p))} << at;
   };
   for (std::size_t p = 0; p < n; ++p) {
+    if (!has_pod(wanted, static_cast<PodId>(p)))
+      continue;
     Digest d;
     d.word(pack(w.api_[p]) | pack(w.lister_[p]) << 32);
     d.word(std::uint64_t{w.binding_[p]} | std::uint64_t{w.late_binding_[p]} << 8 |

@@ -64,6 +64,8 @@ class Symmetry {
   std::array<std::uint8_t, kMaxPods> class_{};
   /// The members of each class in PodId order.
   std::vector<std::vector<PodId>> members_;
+  /// The pods of the classes of two pods or more: the only ones the canonical order sorts.
+  PodSet alike_ = 0;
 };
 
 /// Renames the pods of a World and of a Ledger: pod p becomes to[p], in every per-pod field
@@ -82,9 +84,9 @@ class PodRenaming {
                              int pod_count);
   /// Each pod's signature: a digest of what the state says of it, naming other pods only by
   /// their class (`class_of`), so that renaming pods within classes carries each signature
-  /// along with its pod.
+  /// along with its pod. Only the pods in `wanted` get one.
   static void signatures(const World& w, const spec::Ledger& l,
-                         const std::array<std::uint8_t, kMaxPods>& class_of,
+                         const std::array<std::uint8_t, kMaxPods>& class_of, PodSet wanted,
                          std::array<std::uint64_t, kMaxPods>& out);
 };
 
