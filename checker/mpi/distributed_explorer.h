@@ -213,7 +213,10 @@ class DistributedExplorer : RankCommit<M> {
     units_.clear();
     frontier_.units(0, units_);
     for (const FrontierUnit& unit : units_) {
-      frontier_.read_encoded(unit, 0, [&](std::uint32_t, std::span<const std::byte> encoded) {
+      frontier_.read_encoded(unit, 0, [&](std::uint32_t i, std::span<const std::byte> encoded) {
+        if (frontier_ids_[i] == kNoId) {
+          return true;  // replaced by another state of its fingerprint
+        }
         actions.clear();
         model_.enabled_actions(codec_.decode(encoded), actions);
         any = !actions.empty();

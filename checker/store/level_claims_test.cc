@@ -63,6 +63,20 @@ TEST(LevelTableTest, KeepsTheSmallestKeyAcrossGrowthOnSeveralThreads) {
   EXPECT_EQ(table.find_key(0x123456789abcdefULL), LevelTable::kNoKey);
 }
 
+// A claim says whether it added the fingerprint, lowered its key, or left a smaller key (the
+// search stores the state of a claim that lowered a key when the model merges states).
+TEST(LevelTableTest, AClaimSaysWhetherItAddedLoweredOrLeftTheKey) {
+  LevelTable table(64);
+  for (const std::uint64_t fingerprint : {0ULL, 77ULL}) {
+    std::size_t slot = 0;
+    EXPECT_EQ(table.claim(fingerprint, 10, slot), LevelTable::Claim::kInserted);
+    EXPECT_EQ(table.claim(fingerprint, 5, slot), LevelTable::Claim::kLowered);
+    EXPECT_EQ(table.claim(fingerprint, 7, slot), LevelTable::Claim::kPresent);
+    EXPECT_EQ(table.claim(fingerprint, 5, slot), LevelTable::Claim::kPresent);
+    EXPECT_EQ(table.find_key(fingerprint), 5U);
+  }
+}
+
 TEST(LevelTableTest, AResetOnPartsForgetsEveryClaimInTheMemoryItReuses) {
   LevelTable table(100000);
   const std::size_t count = 60000;
