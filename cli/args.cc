@@ -3,7 +3,6 @@
 #include "cli/args.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -21,6 +20,7 @@
 #include "impl/mechanisms.h"
 #include "impl/world.h"
 #include "report/json.h"
+#include "report/print.h"
 #include "report/version.h"
 
 namespace preemptcheck::cli {
@@ -276,7 +276,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   const bool known = std::find(std::begin(kCommandNames), std::end(kCommandNames), args[0]) !=
                      std::end(kCommandNames);
   if (!known && !args[0].starts_with("-")) {
-    fmt::print(err, "preemptcheck: unknown command '{}'\n{}", args[0], usage_text());
+    report::print(err, "preemptcheck: unknown command '{}'\n{}", args[0], usage_text());
     return kExitBadInput;
   }
   const std::string command = known ? args[0] : std::string();
@@ -315,7 +315,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   }
   const std::string prefix = command.empty() ? "preemptcheck" : "preemptcheck " + command;
   if (!error.empty()) {
-    fmt::print(err, "{}: {}\n", prefix, error);
+    report::print(err, "{}: {}\n", prefix, error);
     // Under mpirun every rank refuses alike; the lead rank alone prints the document.
     if (json && checker::mpi::is_lead_rank())
       report::write_json(report::json_error(command, error, kExitBadInput), out);

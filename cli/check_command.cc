@@ -3,7 +3,6 @@
 #include "cli/check_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <climits>
 
@@ -26,6 +25,7 @@
 #include "properties/world_explore.h"
 #include "properties/world_model.h"
 #include "report/check_report.h"
+#include "report/print.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -86,38 +86,39 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
   if (options.unfair && !options.liveness) {
-    fmt::print(err, "preemptcheck: --unfair applies to --liveness only\n");
+    report::print(err, "preemptcheck: --unfair applies to --liveness only\n");
     return kExitBadInput;
   }
   if (options.liveness && (gated || options.json || !options.checked.all())) {
-    fmt::print(err,
-               "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
-               "--expect-violated, --junit and --json\n");
+    report::print(err,
+                  "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
+                  "--expect-violated, --junit and --json\n");
     return kExitBadInput;
   }
   if (options.liveness && options.reduce != Reduction::kNone) {
-    fmt::print(err, "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
+    report::print(err,
+                  "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
     return kExitBadInput;
   }
   if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
                            options.max_memory || options.stop_at_first)) {
-    fmt::print(err,
-               "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
-               "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
+    report::print(err,
+                  "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
+                  "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
     return kExitBadInput;
   }
   if (gated && options.stop_at_first) {
-    fmt::print(err,
-               "preemptcheck: --expect-violated and --junit judge every checked property; "
-               "--stop-at-first decides only one: leave it out\n");
+    report::print(err,
+                  "preemptcheck: --expect-violated and --junit judge every checked property; "
+                  "--stop-at-first decides only one: leave it out\n");
     return kExitBadInput;
   }
   for (const std::string& p : options.expect_violated) {
     if (!options.checked.test(static_cast<std::size_t>(*spec::find_property(p)))) {
-      fmt::print(err,
-                 "preemptcheck: --expect-violated {} names a property --property leaves "
-                 "unchecked: check it too, or leave the expectation out\n",
-                 p);
+      report::print(err,
+                    "preemptcheck: --expect-violated {} names a property --property leaves "
+                    "unchecked: check it too, or leave the expectation out\n",
+                    p);
       return kExitBadInput;
     }
   }
@@ -126,7 +127,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     scenario = options.scenario_of.empty() ? load_scenario(options.scenario_path)
                                            : load_counterexample_file(options.scenario_of).scenario;
   } catch (const ScenarioError& e) {
-    fmt::print(err, "preemptcheck: {}\n", e.what());
+    report::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
   }
   if (!choose_mechanisms(scenario, options.mechanisms, "check", "preemptcheck", err))
@@ -137,7 +138,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (options.liveness) {
     if (!options.out_dir.empty()) {
       if (const auto problem = output_directory_problem(options.out_dir)) {
-        fmt::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
+        report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
         return kExitBadInput;
       }
     }
@@ -163,7 +164,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     }
     if (checker::mpi::from_lead_rank(problem.empty() ? 0 : 1) != 0) {
       if (!problem.empty())
-        fmt::print(err, "preemptcheck: {}; nothing was searched\n", problem);
+        report::print(err, "preemptcheck: {}; nothing was searched\n", problem);
       return kExitBadInput;
     }
   }
@@ -184,7 +185,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   explore_options.per_property = !options.stop_at_first;
   if (!options.quiet) {
     explore_options.progress = [&err](const checker::Stats& s) {
-      fmt::print(err, "{}\n", report::progress_line(s));
+      report::print(err, "{}\n", report::progress_line(s));
       err.flush();
     };
   }
@@ -194,7 +195,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   try {
     r = explore_world_auto(model, limits, explore_options);
   } catch (const checker::RankFailure& e) {
-    fmt::print(err, "preemptcheck: {}\n", e.what());
+    report::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
   }
   // Each rank saw the cycles of the states it expanded: the peaks are the largest of all.
@@ -275,8 +276,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     report::print_check_text(shown, out);
   }
   if (!shown.write_error.empty()) {
-    fmt::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
-               code);
+    report::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
+                  code);
   }
   return code;
 }

@@ -2,7 +2,6 @@
 #include "cli/common.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <utility>
 
 #include "files/scenario_yaml.h"
+#include "report/print.h"
 
 namespace preemptcheck::cli {
 
@@ -71,14 +71,14 @@ Scenario load_scenario(const std::string& path) {
 void print_notes(const std::vector<std::string>& notes, std::string_view command,
                  std::ostream& err) {
   for (const std::string& n : notes)
-    fmt::print(err, "preemptcheck {}: note: {}\n", command, n);
+    report::print(err, "preemptcheck {}: note: {}\n", command, n);
 }
 
 bool choose_mechanisms(Scenario& scenario, const MechanismChoice& choice, std::string_view command,
                        std::string_view error_prefix, std::ostream& err) {
   std::vector<std::string> notes;
   if (auto error = apply_choice(scenario, choice, &notes)) {
-    fmt::print(err, "{}: {}\n", error_prefix, *error);
+    report::print(err, "{}: {}\n", error_prefix, *error);
     return false;
   }
   print_notes(notes, command, err);

@@ -3,7 +3,6 @@
 #include "cli/graph_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +26,7 @@
 #include "properties/world_model.h"
 #include "report/graph_report.h"
 #include "report/json.h"
+#include "report/print.h"
 #include "spec/property.h"
 
 extern char** environ;
@@ -95,9 +95,9 @@ std::optional<std::string> find_dot() {
 
 int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   if (o.json && o.dot_path == "-") {
-    fmt::print(err,
-               "preemptcheck graph: --json and --dot - both want standard output: write the DOT "
-               "text to a file\n");
+    report::print(err,
+                  "preemptcheck graph: --json and --dot - both want standard output: write the DOT "
+                  "text to a file\n");
     return kExitBadInput;
   }
   Scenario scenario;
@@ -110,13 +110,13 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       scenario = cx.scenario;
     }
   } catch (const ScenarioError& e) {
-    fmt::print(err, "preemptcheck graph: {}\n", e.what());
+    report::print(err, "preemptcheck graph: {}\n", e.what());
     return kExitBadInput;
   }
   if (!o.around_path.empty()) {
     if (const std::string refused = refusal(cx, o.around_path, o.allow_unfingerprinted);
         !refused.empty()) {
-      fmt::print(err, "preemptcheck graph: {}; nothing was written\n", refused);
+      report::print(err, "preemptcheck graph: {}; nothing was written\n", refused);
       return kExitBadInput;
     }
   }
@@ -126,9 +126,9 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
   if (!o.svg_path.empty()) {
     dot = find_dot();
     if (!dot) {
-      fmt::print(err,
-                 "preemptcheck graph: --svg needs Graphviz's 'dot' on PATH, and there is none; "
-                 "install Graphviz, or leave out --svg and render the DOT file elsewhere\n");
+      report::print(err,
+                    "preemptcheck graph: --svg needs Graphviz's 'dot' on PATH, and there is none; "
+                    "install Graphviz, or leave out --svg and render the DOT file elsewhere\n");
       return kExitBadInput;
     }
   }
@@ -153,7 +153,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
         if (const std::string d = fingerprint_divergence(cx, schedule, i, o.around_path);
             !d.empty()) {
-          fmt::print(err, "preemptcheck graph: {}; nothing was written\n", d);
+          report::print(err, "preemptcheck graph: {}; nothing was written\n", d);
           return kExitBadInput;
         }
       }
@@ -163,8 +163,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
         if (const std::string d =
                 cx.loop ? lasso_divergence(cx, schedule) : divergence(cx, schedule);
             !d.empty()) {
-          fmt::print(err, "preemptcheck graph: {}: diverged: {}; nothing was written\n",
-                     o.around_path, d);
+          report::print(err, "preemptcheck graph: {}: diverged: {}; nothing was written\n",
+                        o.around_path, d);
           return kExitBadInput;
         }
       }
@@ -174,11 +174,11 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
         [&](const Action& a) { return format_action(a, *cluster); });
     if (around.not_enabled) {
       const CounterexampleStep& step = cx.steps[*around.not_enabled];
-      fmt::print(err,
-                 "preemptcheck graph: {}:{}:{}: step {} ({}) is not enabled under {}; nothing "
-                 "was written\n",
-                 o.around_path, step.line, step.column, *around.not_enabled + 1, step.text,
-                 describe(scenario.mechanisms));
+      report::print(err,
+                    "preemptcheck graph: {}:{}:{}: step {} ({}) is not enabled under {}; nothing "
+                    "was written\n",
+                    o.around_path, step.line, step.column, *around.not_enabled + 1, step.text,
+                    describe(scenario.mechanisms));
       return kExitBadInput;
     }
     return write_graph(
@@ -191,12 +191,12 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
       [](const WorldState& s) { return state_label(s.world); },
       [&](const Action& a) { return format_action(a, *cluster); });
   if (build.status == checker::GraphStatus::kTooManyStates) {
-    fmt::print(err,
-               "preemptcheck graph: scenario {} under {} has more than {} states (the search "
-               "stopped after finding {}); nothing was written. Raise the limit with "
-               "--max-states N (e.g. --max-states {}), or draw a smaller scenario\n",
-               scenario.name, describe(scenario.mechanisms), o.max_states, build.states,
-               o.max_states * 10);
+    report::print(err,
+                  "preemptcheck graph: scenario {} under {} has more than {} states (the search "
+                  "stopped after finding {}); nothing was written. Raise the limit with "
+                  "--max-states N (e.g. --max-states {}), or draw a smaller scenario\n",
+                  scenario.name, describe(scenario.mechanisms), o.max_states, build.states,
+                  o.max_states * 10);
     if (o.json) {
       report::Json doc = graph_document(scenario, o);
       doc["limit"] = "max-states";
@@ -222,16 +222,16 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
     std::ostringstream text;
     checker::write_dot(g, text);
     if (const auto error = write_file_atomically(o.dot_path, text.str())) {
-      fmt::print(err, "preemptcheck graph: {}\n", *error);
+      report::print(err, "preemptcheck graph: {}\n", *error);
       return kExitBadInput;
     }
   }
   // With --dot - the DOT text owns standard output; the summary goes with the diagnostics.
   std::ostream& summary = o.json ? lines_text : o.dot_path == "-" ? err : out;
   for (const std::string& line : lines)
-    fmt::print(summary, "{}\n", line);
+    report::print(summary, "{}\n", line);
   if (o.dot_path != "-")
-    fmt::print(summary, "dot        {}\n", o.dot_path);
+    report::print(summary, "dot        {}\n", o.dot_path);
   if (dot) {
     // dot writes a temporary file beside the SVG's path, renamed into place once complete.
     std::string error;
@@ -244,10 +244,10 @@ int write_graph(const checker::StateGraph& g, const GraphOptions& o,
         svg->commit(error);
     }
     if (!error.empty()) {
-      fmt::print(err, "preemptcheck graph: {}\n", error);
+      report::print(err, "preemptcheck graph: {}\n", error);
       return kExitBadInput;
     }
-    fmt::print(summary, "svg        {}\n", o.svg_path);
+    report::print(summary, "svg        {}\n", o.svg_path);
   }
   if (o.json) {
     std::size_t violating = 0;

@@ -2,7 +2,6 @@
 #include "cli/import_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <ostream>
 #include <stdexcept>
@@ -12,6 +11,7 @@
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "report/json.h"
+#include "report/print.h"
 
 namespace preemptcheck::cli {
 
@@ -20,10 +20,10 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
   try {
     imported = import_kubectl_files(o.files, KubectlImportOptions{o.nodes, "imported"});
   } catch (const FileError& e) {
-    fmt::print(err, "preemptcheck import: {}\n", e.what());
+    report::print(err, "preemptcheck import: {}\n", e.what());
     return kExitBadInput;
   } catch (const std::invalid_argument& e) {
-    fmt::print(err, "preemptcheck import: {}\n", e.what());
+    report::print(err, "preemptcheck import: {}\n", e.what());
     return kExitBadInput;
   }
   const Scenario& s = imported.scenario;
@@ -31,14 +31,14 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
   const bool to_stdout = o.out_path.empty() || o.out_path == "-";
   if (!to_stdout) {
     if (const auto error = write_file_atomically(o.out_path, yaml)) {
-      fmt::print(err, "preemptcheck import: {}\n", *error);
+      report::print(err, "preemptcheck import: {}\n", *error);
       return kExitBadInput;
     }
   }
   for (const std::string& d : imported.dropped)
-    fmt::print(err, "preemptcheck import: dropped {}\n", d);
+    report::print(err, "preemptcheck import: dropped {}\n", d);
   for (const std::string& n : imported.notes)
-    fmt::print(err, "preemptcheck import: note: {}\n", n);
+    report::print(err, "preemptcheck import: note: {}\n", n);
   const std::string summary = fmt::format(
       "imported {} node{}, {} pod{} ({} pending, the preemptors), {} PDB{}", s.nodes.size(),
       s.nodes.size() == 1 ? "" : "s", s.pods.size(), s.pods.size() == 1 ? "" : "s",
@@ -58,10 +58,10 @@ int run_import(const ImportOptions& o, std::ostream& out, std::ostream& err) {
     report::write_json(doc, out);
   } else if (to_stdout) {
     out << yaml;
-    fmt::print(err, "preemptcheck import: {}\n", summary);
+    report::print(err, "preemptcheck import: {}\n", summary);
   } else {
-    fmt::print(out, "{}; wrote {}\ncheck it:  preemptcheck check {}\n", summary, o.out_path,
-               o.out_path);
+    report::print(out, "{}; wrote {}\ncheck it:  preemptcheck check {}\n", summary, o.out_path,
+                  o.out_path);
   }
   return kExitHolds;
 }

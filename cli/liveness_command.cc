@@ -2,12 +2,12 @@
 #include "cli/liveness_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <ostream>
 
 #include "impl/mechanisms.h"
 #include "properties/liveness_check.h"
+#include "report/print.h"
 #include "spec/liveness.h"
 
 namespace preemptcheck::cli {
@@ -16,59 +16,59 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
                        const std::string& command, std::ostream& out, std::ostream& err) {
   const std::uint64_t max_states = o.limits.max_states.value_or(kDefaultLivenessStates);
   const LivenessRun run = check_no_starvation(scenario, max_states, command, !o.unfair);
-  fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
-  fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
-  fmt::print(out, "liveness   {}, {}\n", spec::kNoStarvation,
-             o.unfair ? "without fairness: every loop counts, even one that neglects the "
-                        "scheduler's own steps"
-                      : "under weak fairness of the scheduler's, the informer's and the "
-                        "kubelet's steps (faults, arrivals and other components may stop)");
+  report::print(out, "scenario   {} ({})\n", scenario.name, source);
+  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
+  report::print(out, "liveness   {}, {}\n", spec::kNoStarvation,
+                o.unfair ? "without fairness: every loop counts, even one that neglects the "
+                           "scheduler's own steps"
+                         : "under weak fairness of the scheduler's, the informer's and the "
+                           "kubelet's steps (faults, arrivals and other components may stop)");
   if (run.status == checker::LivenessStatus::kTooManyStates) {
-    fmt::print(out,
-               "result     limit reached: the graph has more than {} states; nothing is proven "
-               "(exit 3)\n",
-               max_states);
+    report::print(out,
+                  "result     limit reached: the graph has more than {} states; nothing is proven "
+                  "(exit 3)\n",
+                  max_states);
     return kExitLimit;
   }
   if (run.status == checker::LivenessStatus::kModelCapacity) {
-    fmt::print(out,
-               "result     limit reached: the model's bounded storage is full ({}); nothing is "
-               "proven (exit 3)\n",
-               run.detail);
+    report::print(out,
+                  "result     limit reached: the model's bounded storage is full ({}); nothing is "
+                  "proven (exit 3)\n",
+                  run.detail);
     return kExitLimit;
   }
-  fmt::print(out, "explored   {} states, {} transitions: the whole graph\n", run.states,
-             run.transitions);
+  report::print(out, "explored   {} states, {} transitions: the whole graph\n", run.states,
+                run.transitions);
   if (!run.counterexample) {
-    fmt::print(out,
-               "result     no-starvation holds: no {}loop of the graph starves a pod (exit 0)\n",
-               o.unfair ? "" : "fair ");
+    report::print(out,
+                  "result     no-starvation holds: no {}loop of the graph starves a pod (exit 0)\n",
+                  o.unfair ? "" : "fair ");
     return kExitHolds;
   }
   const Counterexample& cx = *run.counterexample;
   const std::size_t loop = *cx.loop;
-  fmt::print(out, "result     VIOLATED {}: {}\n", cx.property, cx.message);
-  fmt::print(out,
-             "lasso ({} steps: a shortest prefix of {}, then a loop of {} that repeats forever):\n",
-             cx.steps.size(), loop, cx.steps.size() - loop);
+  report::print(out, "result     VIOLATED {}: {}\n", cx.property, cx.message);
+  report::print(
+      out, "lasso ({} steps: a shortest prefix of {}, then a loop of {} that repeats forever):\n",
+      cx.steps.size(), loop, cx.steps.size() - loop);
   for (std::size_t i = 0; i <= cx.steps.size(); ++i) {
     if (i == loop) {
-      fmt::print(out, "  {}\n",
-                 i == cx.steps.size() ? "the run stops here for good: nothing is enabled"
-                                      : "---- the loop: the steps below repeat forever");
+      report::print(out, "  {}\n",
+                    i == cx.steps.size() ? "the run stops here for good: nothing is enabled"
+                                         : "---- the loop: the steps below repeat forever");
     }
     if (i < cx.steps.size())
-      fmt::print(out, "  {:>3}. {}  # {}\n", i + 1, cx.steps[i].text, cx.steps[i].comment);
+      report::print(out, "  {:>3}. {}  # {}\n", i + 1, cx.steps[i].text, cx.steps[i].comment);
   }
   if (!o.out_dir.empty()) {
     std::string error;
     if (const auto path = write_counterexample(cx, o.out_dir, error)) {
-      fmt::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", *path, *path);
+      report::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", *path, *path);
     } else {
-      fmt::print(err, "preemptcheck: {}; the verdict above stands (exit 1)\n", error);
+      report::print(err, "preemptcheck: {}; the verdict above stands (exit 1)\n", error);
     }
   }
-  fmt::print(out, "(exit 1)\n");
+  report::print(out, "(exit 1)\n");
   return kExitViolated;
 }
 
@@ -100,9 +100,9 @@ LassoReplay replay_lasso(const Counterexample& cx, const Schedule& schedule, boo
                                  "the loop does not return: the state after step {} is "
                                  "not the one after step {}",
                                  n, loop);
-    fmt::print(err, "preemptcheck replay: {}:{}:{}: {}\n", file, cx.loop_line, cx.loop_column,
-               r.diverged);
-    fmt::print(out, "result         {} (exit 2)\n", r.diverged);
+    report::print(err, "preemptcheck replay: {}:{}:{}: {}\n", file, cx.loop_line, cx.loop_column,
+                  r.diverged);
+    report::print(out, "result         {} (exit 2)\n", r.diverged);
     return r;
   }
   const std::string where =
@@ -113,23 +113,23 @@ LassoReplay replay_lasso(const Counterexample& cx, const Schedule& schedule, boo
   if (v.message.empty()) {
     if (verified) {
       r.diverged = fmt::format("{}, but no pod starves on it: {}", where, v.why_not);
-      fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", file, r.diverged);
-      fmt::print(out, "result         diverged: {} (exit 2)\n", r.diverged);
+      report::print(err, "preemptcheck replay: {}: diverged: {}\n", file, r.diverged);
+      report::print(out, "result         diverged: {} (exit 2)\n", r.diverged);
       return r;
     }
-    fmt::print(out, "result         {}; no-starvation holds on this loop: {} (exit 0)\n", where,
-               v.why_not);
+    report::print(out, "result         {}; no-starvation holds on this loop: {} (exit 0)\n", where,
+                  v.why_not);
     r.exit_code = kExitHolds;
     return r;
   }
   if (verified && v.message != cx.message) {
     r.diverged = fmt::format("{}, but another pod starves on it: {}", where, v.message);
-    fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", file, r.diverged);
-    fmt::print(out, "result         diverged: {} (exit 2)\n", r.diverged);
+    report::print(err, "preemptcheck replay: {}: diverged: {}\n", file, r.diverged);
+    report::print(out, "result         diverged: {} (exit 2)\n", r.diverged);
     return r;
   }
-  fmt::print(out, "result         {} the recorded violation of {}: {}; {} (exit 1)\n",
-             verified ? "reproduced" : "still breaks", cx.property, where, v.message);
+  report::print(out, "result         {} the recorded violation of {}: {}; {} (exit 1)\n",
+                verified ? "reproduced" : "still breaks", cx.property, where, v.message);
   r.exit_code = kExitViolated;
   return r;
 }

@@ -2,7 +2,6 @@
 #include "cli/replay_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <memory>
 #include <ostream>
@@ -14,6 +13,7 @@
 #include "impl/show.h"
 #include "properties/recorded.h"
 #include "properties/schedule.h"
+#include "report/print.h"
 #include "report/replay_report.h"
 #include "report/swimlanes_html.h"
 #include "report/timeline.h"
@@ -44,11 +44,11 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   try {
     cx = load_counterexample_file(o.file);
   } catch (const ScenarioError& e) {
-    fmt::print(err, "preemptcheck replay: {}\n", e.what());
+    report::print(err, "preemptcheck replay: {}\n", e.what());
     return kExitBadInput;
   }
   if (const std::string refused = refusal(cx, o.file, o.allow_unfingerprinted); !refused.empty()) {
-    fmt::print(err, "preemptcheck replay: {}\n", refused);
+    report::print(err, "preemptcheck replay: {}\n", refused);
     return kExitBadInput;
   }
   Scenario run = cx.scenario;
@@ -80,14 +80,14 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   for (std::size_t i = 0; i < schedule.steps.size(); ++i) {
     const std::size_t k = i + 1;
     if (cx.loop && *cx.loop == i)
-      fmt::print(
+      report::print(
           out, "\n---- the loop: {} forever\n",
           k == n ? fmt::format("step {} repeats", k) : fmt::format("steps {}-{} repeat", k, n));
     narration.step(k, n, schedule.steps[i]);
     if (!overridden) {
       if (const std::string d = fingerprint_divergence(cx, schedule, i, o.file); !d.empty()) {
-        fmt::print(err, "preemptcheck replay: {}\n", d);
-        fmt::print(out, "result         diverged at step {} (exit 2)\n", k);
+        report::print(err, "preemptcheck replay: {}\n", d);
+        report::print(out, "result         diverged at step {} (exit 2)\n", k);
         narration.verdicts(doc);
         return finish(kExitBadInput, fmt::format("the fingerprint differs at step {}", k));
       }
@@ -96,7 +96,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   }
   if (const auto& b = schedule.blocked) {
     const CounterexampleStep& s = cx.steps[b->number - 1];
-    fmt::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", b->number, n, b->text);
+    report::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", b->number, n, b->text);
     std::string blocker;
     if (overridden)
       blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
@@ -105,13 +105,14 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
             ? std::string()
             : "\n  the file does not match the model (it was edited, or written by an older "
               "model): regenerate it with check --out";
-    fmt::print(err,
-               "preemptcheck replay: {}:{}:{}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
-               "here: {}{}\n",
-               o.file, s.line, s.column, b->number, b->text, b->why, blocker, b->enabled, stale);
-    fmt::print(out, "result         step {} is not enabled{} (exit 2)\n{}", b->number,
-               overridden ? " under these mechanisms: the schedule is impossible" : "",
-               blocker.empty() ? std::string() : blocker.substr(1) + "\n");
+    report::print(
+        err,
+        "preemptcheck replay: {}:{}:{}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
+        "here: {}{}\n",
+        o.file, s.line, s.column, b->number, b->text, b->why, blocker, b->enabled, stale);
+    report::print(out, "result         step {} is not enabled{} (exit 2)\n{}", b->number,
+                  overridden ? " under these mechanisms: the schedule is impossible" : "",
+                  blocker.empty() ? std::string() : blocker.substr(1) + "\n");
     narration.verdicts(doc);
     return finish(kExitBadInput, fmt::format("step {} is not enabled", b->number));
   }
@@ -120,10 +121,10 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     const LassoReplay lasso = replay_lasso(cx, schedule, !overridden && !by_hand, o.file, out, err);
     if (!o.html_path.empty()) {
       if (const std::string e = write_html(o, cx, run, schedule, lasso.diverged); !e.empty()) {
-        fmt::print(err, "preemptcheck replay: {}\n", e);
+        report::print(err, "preemptcheck replay: {}\n", e);
         return finish(kExitBadInput, lasso.diverged);
       }
-      fmt::print(out, "page           {}\n", o.html_path);
+      report::print(out, "page           {}\n", o.html_path);
     }
     return finish(lasso.exit_code, lasso.diverged);
   }
@@ -136,14 +137,14 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   doc["met_on_the_way"] = met;
   if (!o.html_path.empty()) {
     if (const std::string e = write_html(o, cx, run, schedule, diverged); !e.empty()) {
-      fmt::print(err, "preemptcheck replay: {}\n", e);
+      report::print(err, "preemptcheck replay: {}\n", e);
       return finish(kExitBadInput, diverged);
     }
-    fmt::print(out, "\npage           {}\n", o.html_path);
+    report::print(out, "\npage           {}\n", o.html_path);
   }
   if (!diverged.empty()) {
-    fmt::print(err, "preemptcheck replay: {}: diverged: {}\n", o.file, diverged);
-    fmt::print(out, "result         diverged: {} (exit 2)\n", diverged);
+    report::print(err, "preemptcheck replay: {}: diverged: {}\n", o.file, diverged);
+    report::print(out, "result         diverged: {} (exit 2)\n", diverged);
     return finish(kExitBadInput, diverged);
   }
   const bool breaks =

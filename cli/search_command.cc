@@ -4,7 +4,6 @@
 #include "cli/search_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <chrono>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "files/scenario_yaml.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
+#include "report/print.h"
 #include "report/search_report.h"
 
 namespace preemptcheck::cli {
@@ -32,7 +32,7 @@ bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream
     std::string error;
     const auto written = write_counterexample(cx, o.out_dir, error);
     if (!written) {
-      fmt::print(err, "preemptcheck search: {}\n", error);
+      report::print(err, "preemptcheck search: {}\n", error);
       return false;
     }
     path = *written;
@@ -53,10 +53,10 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
   if (!r.lead)
     return kExitHolds;  // this rank's status is rank 0's (run_search_command)
   if (r.ranks > 1) {
-    fmt::print(err,
-               "preemptcheck search: note: {} ranks explored the first {} generated clusters; "
-               "rank 0 explored {} of them again\n",
-               r.ranks, r.shared_cases, r.explored_again);
+    report::print(err,
+                  "preemptcheck search: note: {} ranks explored the first {} generated clusters; "
+                  "rank 0 explored {} of them again\n",
+                  r.ranks, r.shared_cases, r.explored_again);
   }
   const std::string command = search_command_line(o, seed);
   switch (r.outcome) {
@@ -67,7 +67,7 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
       report::print_search_end(s, r, command, out, doc);
       return kExitLimit;
     case SearchResult::Outcome::kError:
-      fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
+      report::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
       return kExitBadInput;
     case SearchResult::Outcome::kViolated:
       break;
@@ -96,7 +96,7 @@ int run_stateful_search(const SearchCommandOptions& o, std::uint64_t seed, std::
       return kExitHolds;
     case StatefulResult::Outcome::kGaveUp:
     case StatefulResult::Outcome::kError:
-      fmt::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
+      report::print(err, "preemptcheck search: RapidCheck reported an error: {}\n", r.message);
       return kExitBadInput;
     case StatefulResult::Outcome::kViolated:
       break;
@@ -202,10 +202,10 @@ int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostr
   if (o.stateful && checker::mpi::size() > 1) {
     if (!checker::mpi::is_lead_rank())
       return kExitHolds;  // rank 0's status follows
-    fmt::print(err,
-               "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
-               "runs it alone\n",
-               checker::mpi::size());
+    report::print(err,
+                  "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
+                  "runs it alone\n",
+                  checker::mpi::size());
   }
   Json doc =
       report::search_document(o.stateful, seed, search_command_line(o, seed), base, o.checked);
@@ -238,7 +238,7 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
   } catch (const checker::RankFailure& e) {
     // Raised on every rank alike, so no rank waits for the others' status.
     if (lead)
-      fmt::print(err, "preemptcheck search: {}\n", e.what());
+      report::print(err, "preemptcheck search: {}\n", e.what());
     return kExitBadInput;
   }
   return checker::mpi::from_lead_rank(rc);

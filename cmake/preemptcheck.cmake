@@ -21,6 +21,18 @@ function(preemptcheck_library name)
   preemptcheck_warnings(preemptcheck_${name})
 endfunction()
 
+# preemptcheck_test_code(TARGET): how a test executable's own code is compiled. A test's own
+# code is assertions and toy models around the libraries it tests, which keep the build's
+# optimisation and debug info. In an optimised build it is compiled with -Og, which halves its
+# compile time (measured per translation unit, README "Speed") and keeps it debuggable; with
+# debug info it gets -g1, line tables only: a failing test's backtrace and breakpoints by line
+# work, its local variables are not described (the Debug build type describes them). -g1
+# takes a quarter off a test's compile time (level_explorer_test.cc 16.5 s to 10.9 s CPU).
+function(preemptcheck_test_code target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:-Og>
+                                           $<$<CONFIG:RelWithDebInfo>:-g1>)
+endfunction()
+
 # preemptcheck_test(NAME SOURCES... DEPS ... [LABELS ...]): a GoogleTest executable whose
 # tests are registered with CTest one by one.
 function(preemptcheck_test name)
@@ -31,10 +43,7 @@ function(preemptcheck_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main)
   preemptcheck_warnings(${name})
-  # A test's own code is assertions around the libraries it tests, which keep the build's
-  # optimisation; in an optimised build it is compiled with -Og, which halves its compile time
-  # (measured per translation unit, README "Speed") and keeps it debuggable.
-  target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:-Og>)
+  preemptcheck_test_code(${name})
   include(GoogleTest)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)

@@ -2,12 +2,12 @@
 #include "report/check_report.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <ostream>
 
 #include "report/json.h"
+#include "report/print.h"
 
 namespace preemptcheck::report {
 namespace {
@@ -19,7 +19,7 @@ void print_schedule(const std::vector<TraceStep>& steps, std::ostream& out) {
   for (const TraceStep& s : steps)
     width = std::max(width, s.action.size());
   for (size_t i = 0; i < steps.size(); ++i) {
-    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
+    report::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, steps[i].action, width, steps[i].comment);
   }
 }
 
@@ -84,20 +84,21 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   const auto exit_mark = [gated](int code) {
     return gated ? std::string() : fmt::format(" (exit {})", code);
   };
-  fmt::print(out, "scenario   {} ({})\n", scenario.name, source);
-  fmt::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
-  fmt::print(out, "explored   {}\n", stats_line(r.stats));
+  report::print(out, "scenario   {} ({})\n", scenario.name, source);
+  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
+  report::print(out, "explored   {}\n", stats_line(r.stats));
   if (reduction != "none")
-    fmt::print(out, "reduction  {}: the states are counted once per renaming\n", reduction);
-  fmt::print(out, "           {}\n", collision_line(r.stats));
-  fmt::print(out,
-             "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
-             "waiting: {} API round trip{} with deletion=sync, {} with deletion=async\n",
-             r.outcome == checker::Outcome::kHolds ? "" : " explored", trips.sync,
-             trips.sync == 1 ? "" : "s", trips.async);
+    report::print(out, "reduction  {}: the states are counted once per renaming\n", reduction);
+  report::print(out, "           {}\n", collision_line(r.stats));
+  report::print(
+      out,
+      "blocking   the most any preemption cycle{} keeps kube-scheduler's scheduling thread "
+      "waiting: {} API round trip{} with deletion=sync, {} with deletion=async\n",
+      r.outcome == checker::Outcome::kHolds ? "" : " explored", trips.sync,
+      trips.sync == 1 ? "" : "s", trips.async);
   const bool violated = r.outcome == checker::Outcome::kViolated;
   const bool complete = r.outcome == checker::Outcome::kHolds;
-  fmt::print(out, "properties\n");
+  report::print(out, "properties\n");
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (d.is_witness)
       continue;
@@ -118,66 +119,67 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
     } else {
       verdict = "not verified (search incomplete)";
     }
-    fmt::print(out, "  {:<22} {}\n", d.name, verdict);
+    report::print(out, "  {:<22} {}\n", d.name, verdict);
   }
-  fmt::print(out, "witnesses\n");
+  report::print(out, "witnesses\n");
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (!d.is_witness)
       continue;
     // A search that stopped at its verdicts or a limit may not have come to a witness.
-    fmt::print(out, "  {:<22} {}\n", d.name,
-               r.reached[static_cast<size_t>(d.id)] ? "reached"
-               : complete                           ? "not reached"
-                                                    : "not reached in the states explored");
+    report::print(out, "  {:<22} {}\n", d.name,
+                  r.reached[static_cast<size_t>(d.id)] ? "reached"
+                  : complete                           ? "not reached"
+                                                       : "not reached in the states explored");
   }
   switch (r.outcome) {
     case checker::Outcome::kHolds:
-      fmt::print(out, "result     every checked property holds in all {} states{}\n",
-                 r.stats.states, exit_mark(0));
+      report::print(out, "result     every checked property holds in all {} states{}\n",
+                    r.stats.states, exit_mark(0));
       return;
     case checker::Outcome::kLimitReached:
       if (r.limit == checker::kInterrupted) {
-        fmt::print(out,
-                   "result     interrupted: nothing is proven; the search stopped at {} after {} "
-                   "states{}\n",
-                   r.limit_detail, r.stats.states, exit_mark(3));
+        report::print(
+            out,
+            "result     interrupted: nothing is proven; the search stopped at {} after {} "
+            "states{}\n",
+            r.limit_detail, r.stats.states, exit_mark(3));
         return;
       }
-      fmt::print(out,
-                 "result     INCOMPLETE: the search stopped {} after {} states; "
-                 "nothing is proven{}\n",
-                 stop_words(r.limit, r.limit_detail), r.stats.states, exit_mark(3));
+      report::print(out,
+                    "result     INCOMPLETE: the search stopped {} after {} states; "
+                    "nothing is proven{}\n",
+                    stop_words(r.limit, r.limit_detail), r.stats.states, exit_mark(3));
       return;
     case checker::Outcome::kViolated:
       break;
   }
   const auto& v = *r.violation;
-  fmt::print(out, "result     VIOLATED {}: {}\n", v.name, v.message);
+  report::print(out, "result     VIOLATED {}: {}\n", v.name, v.message);
   for (const auto& m : v.also_violated)
-    fmt::print(out, "           also {}: {}\n", m.name, m.message);
-  fmt::print(out, "shortest schedule ({} step{}, found breadth-first):\n", steps.size(),
-             steps.size() == 1 ? "" : "s");
+    report::print(out, "           also {}: {}\n", m.name, m.message);
+  report::print(out, "shortest schedule ({} step{}, found breadth-first):\n", steps.size(),
+                steps.size() == 1 ? "" : "s");
   print_schedule(steps, out);
   if (!written.empty())
-    fmt::print(out, "replay     preemptcheck replay {}\n", written);
+    report::print(out, "replay     preemptcheck replay {}\n", written);
   for (const OtherViolation& o : others) {
-    fmt::print(out, "result     VIOLATED {}: {}\n", o.violation->name, o.violation->message);
-    fmt::print(out, "its own shortest schedule ({} step{}, found breadth-first):\n", o.steps.size(),
-               o.steps.size() == 1 ? "" : "s");
+    report::print(out, "result     VIOLATED {}: {}\n", o.violation->name, o.violation->message);
+    report::print(out, "its own shortest schedule ({} step{}, found breadth-first):\n",
+                  o.steps.size(), o.steps.size() == 1 ? "" : "s");
     print_schedule(o.steps, out);
     if (!o.written.empty())
-      fmt::print(out, "replay     preemptcheck replay {}\n", o.written);
+      report::print(out, "replay     preemptcheck replay {}\n", o.written);
   }
   if (!write_error.empty())
-    fmt::print(out, "unwritten  {}\n", write_error);
+    report::print(out, "unwritten  {}\n", write_error);
   if (!r.limit.empty()) {
-    fmt::print(out,
-               "incomplete the search stopped {} after {} states; the properties not violated "
-               "are not verified\n",
-               stop_words(r.limit, r.limit_detail), r.stats.states);
+    report::print(out,
+                  "incomplete the search stopped {} after {} states; the properties not violated "
+                  "are not verified\n",
+                  stop_words(r.limit, r.limit_detail), r.stats.states);
   }
   if (!gated)
-    fmt::print(out, "(exit 1)\n");
+    report::print(out, "(exit 1)\n");
 }
 
 // A property's verdict in one word, and its message when violated.
@@ -319,11 +321,11 @@ void print_check_text(const CheckReport& c, std::ostream& out) {
     return;
   print_expectations(*c.expectations, out);
   const int code = expectations_exit_code(*c.expectations);
-  fmt::print(out, "gate       {} (exit {})\n",
-             code == 0   ? "every expectation is met"
-             : code == 1 ? "an expectation is NOT MET"
-                         : "a limit left an expectation undecided: nothing is proven",
-             code);
+  report::print(out, "gate       {} (exit {})\n",
+                code == 0   ? "every expectation is met"
+                : code == 1 ? "an expectation is NOT MET"
+                            : "a limit left an expectation undecided: nothing is proven",
+                code);
 }
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {

@@ -2,11 +2,11 @@
 #include "report/expectations.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <ostream>
 
+#include "report/print.h"
 #include "report/swimlanes_html.h"
 
 namespace preemptcheck::report {
@@ -67,12 +67,12 @@ int expectations_exit_code(const std::vector<Expectation>& expectations) {
 }
 
 void print_expectations(const std::vector<Expectation>& expectations, std::ostream& out) {
-  fmt::print(out, "expected\n");
+  report::print(out, "expected\n");
   for (const Expectation& e : expectations) {
     const std::string_view state = !e.is_decided() ? "undecided (a limit stopped the search)"
                                    : e.is_met()    ? "met"
                                                    : "NOT MET";
-    fmt::print(out, "  {:<22} {:<9} {}\n", e.property, expected_word(e), state);
+    report::print(out, "  {:<22} {:<9} {}\n", e.property, expected_word(e), state);
   }
 }
 

@@ -2,13 +2,13 @@
 #include "report/replay_report.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <ostream>
 #include <utility>
 
 #include "properties/recorded.h"
+#include "report/print.h"
 #include "report/state_text.h"
 #include "report/timeline.h"
 
@@ -29,50 +29,52 @@ Json replay_document(std::string_view file, const Counterexample& cx, const Scen
 
 void print_replay_head(std::string_view file, const Counterexample& cx, const Scenario& run,
                        std::ostream& out) {
-  fmt::print(out, "counterexample {}\n", file);
+  report::print(out, "counterexample {}\n", file);
   if (!cx.recorded_digest) {
-    fmt::print(out,
-               "unverified     the file has no scenario-digest: a schedule written by hand, "
-               "replayed under --allow-unfingerprinted; nothing in it was verified (its scenario, "
-               "switches, fingerprints and message are taken as written)\n");
+    report::print(
+        out,
+        "unverified     the file has no scenario-digest: a schedule written by hand, "
+        "replayed under --allow-unfingerprinted; nothing in it was verified (its scenario, "
+        "switches, fingerprints and message are taken as written)\n");
   }
   if (cx.property.empty()) {
-    fmt::print(out, "recorded       no property: every property is judged at every step\n");
+    report::print(out, "recorded       no property: every property is judged at every step\n");
   } else {
-    fmt::print(out, "recorded       {}: {}\n", cx.property, or_none(cx.message));
+    report::print(out, "recorded       {}: {}\n", cx.property, or_none(cx.message));
   }
   for (const auto& m : cx.also)
-    fmt::print(out, "               also {}: {}\n", m.name, m.message);
-  fmt::print(out, "found          {}\n", found_by_text(cx));
-  fmt::print(out, "scenario       {}\n", run.name);
-  fmt::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
+    report::print(out, "               also {}: {}\n", m.name, m.message);
+  report::print(out, "found          {}\n", found_by_text(cx));
+  report::print(out, "scenario       {}\n", run.name);
+  report::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
   if (run.mechanisms != cx.scenario.mechanisms) {
     std::string diffs;
     for (const std::string& d : differences(run.mechanisms, cx.scenario.mechanisms)) {
       diffs += fmt::format("{}{}", diffs.empty() ? "" : " ", d);
     }
-    fmt::print(out,
-               "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
-               "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
-               "2 that the schedule is impossible under these switches\n",
-               describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
-    fmt::print(out,
-               "illustration   this replays one schedule under other mechanisms, to show where "
-               "it breaks; it proves nothing. To prove the race closed, check every "
-               "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
-               file, run.profile, cx.property);
+    report::print(out,
+                  "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
+                  "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
+                  "2 that the schedule is impossible under these switches\n",
+                  describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
+    report::print(out,
+                  "illustration   this replays one schedule under other mechanisms, to show where "
+                  "it breaks; it proves nothing. To prove the race closed, check every "
+                  "interleaving: preemptcheck check --scenario-of {} --profile {} --property {}\n",
+                  file, run.profile, cx.property);
   } else if (!cx.recorded_digest) {
-    fmt::print(out,
-               "               exit 1 means {} broke at some step, 0 that every step ran and it "
-               "held, 2 that a step is not enabled\n",
-               cx.property.empty() ? std::string("a property") : cx.property);
+    report::print(out,
+                  "               exit 1 means {} broke at some step, 0 that every step ran and it "
+                  "held, 2 that a step is not enabled\n",
+                  cx.property.empty() ? std::string("a property") : cx.property);
   } else if (!cx.every_step_fingerprinted()) {
-    fmt::print(out,
-               "               as recorded, but the file's steps carry no fingerprints: replayed "
-               "under --allow-unfingerprinted, a step the model now takes differently goes "
-               "unnoticed\n");
+    report::print(
+        out,
+        "               as recorded, but the file's steps carry no fingerprints: replayed "
+        "under --allow-unfingerprinted, a step the model now takes differently goes "
+        "unnoticed\n");
   } else {
-    fmt::print(out, "               as recorded; every step's fingerprint is compared\n");
+    report::print(out, "               as recorded; every step's fingerprint is compared\n");
   }
 }
 
@@ -83,13 +85,13 @@ ReplayNarration::ReplayNarration(const Schedule& schedule, bool full, std::ostre
       lines_(state_lines(schedule.initial, schedule.initial_ledger.lines(*schedule.cluster))) {
   for (const auto& line : lines_)
     width_ = std::max(width_, line.first.size());
-  fmt::print(out_, "\ninitial state\n");
+  report::print(out_, "\ninitial state\n");
   print_state(lines_, width_, out_);
   findings(schedule.initial_findings, 0);
 }
 
 void ReplayNarration::step(std::size_t k, std::size_t n, const ScheduleStep& step) {
-  fmt::print(out_, "\nstep {}/{}  {}  # {}\n", k, n, step.text, step.comment);
+  report::print(out_, "\nstep {}/{}  {}  # {}\n", k, n, step.text, step.comment);
   steps_.push_back({{"step", k},
                     {"action", step.text},
                     {"comment", step.comment},
@@ -107,7 +109,7 @@ void ReplayNarration::step(std::size_t k, std::size_t n, const ScheduleStep& ste
 void ReplayNarration::findings(const spec::Findings& findings, std::size_t k) {
   for (const auto& [property, message] : findings.violated) {
     const std::string name(spec::property_def(property).name);
-    fmt::print(out_, "  VIOLATED {}: {}\n", name, message);
+    report::print(out_, "  VIOLATED {}: {}\n", name, message);
     breaks_.try_emplace(name, Break{k, message});
     if (k > 0)
       steps_.back()["violated"].push_back({{"property", name}, {"message", message}});
@@ -120,7 +122,7 @@ const ReplayNarration::Break* ReplayNarration::first_break(std::string_view prop
 }
 
 void ReplayNarration::verdicts(Json& doc) {
-  fmt::print(out_, "\nverdicts\n");
+  report::print(out_, "\nverdicts\n");
   doc["steps"] = std::move(steps_);
   Json verdicts = Json::array();
   for (const spec::PropertyDef& d : spec::property_table()) {
@@ -134,9 +136,9 @@ void ReplayNarration::verdicts(Json& doc) {
     if (b != nullptr)
       verdicts.back()["step"] = b->step;
     if (b == nullptr) {
-      fmt::print(out_, "  {:<22} holds at every step\n", d.name);
+      report::print(out_, "  {:<22} holds at every step\n", d.name);
     } else {
-      fmt::print(out_, "  {:<22} VIOLATED {}: {}\n", d.name, at_step(b->step), b->message);
+      report::print(out_, "  {:<22} VIOLATED {}: {}\n", d.name, at_step(b->step), b->message);
     }
   }
   doc["properties"] = std::move(verdicts);
@@ -146,39 +148,39 @@ void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand
                          const ReplayNarration& narration, const std::vector<std::string>& met,
                          std::ostream& out) {
   for (const std::string& m : met) {
-    fmt::print(out, "on the way     {} (another property than the file's: a note)\n", m);
+    report::print(out, "on the way     {} (another property than the file's: a note)\n", m);
   }
   if (by_hand && cx.property.empty()) {
     if (narration.any_break()) {
-      fmt::print(out,
-                 "result         every step ran; a property broke (see the verdicts); "
-                 "unverified (exit 1)\n");
+      report::print(out,
+                    "result         every step ran; a property broke (see the verdicts); "
+                    "unverified (exit 1)\n");
     } else {
-      fmt::print(out,
-                 "result         every step ran and every property held; unverified "
-                 "(exit 0)\n");
+      report::print(out,
+                    "result         every step ran and every property held; unverified "
+                    "(exit 0)\n");
     }
     return;
   }
   const ReplayNarration::Break* recorded = narration.first_break(cx.property);
   const std::string_view how = by_hand ? "; unverified" : "";
   if (!overridden && !by_hand) {
-    fmt::print(out,
-               "result         the recorded violation of {} reproduced at step {}, the recorded "
-               "step, with the recorded message (exit 1)\n",
-               cx.property, cx.steps.size());
+    report::print(out,
+                  "result         the recorded violation of {} reproduced at step {}, the recorded "
+                  "step, with the recorded message (exit 1)\n",
+                  cx.property, cx.steps.size());
   } else if (recorded != nullptr) {
-    fmt::print(out, "result         {} {} breaks {}: {}{} (exit 1)\n",
-               by_hand ? "as written," : "under these mechanisms", cx.property,
-               at_step(recorded->step), recorded->message, how);
+    report::print(out, "result         {} {} breaks {}: {}{} (exit 1)\n",
+                  by_hand ? "as written," : "under these mechanisms", cx.property,
+                  at_step(recorded->step), recorded->message, how);
   } else if (!narration.any_break()) {
-    fmt::print(out, "result         every step ran and every property held{}{} (exit 0)\n",
-               by_hand ? "" : ": the race is closed under these mechanisms", how);
+    report::print(out, "result         every step ran and every property held{}{} (exit 0)\n",
+                  by_hand ? "" : ": the race is closed under these mechanisms", how);
   } else {
-    fmt::print(out,
-               "result         every step ran and {} held at every step, though another "
-               "property broke (see the verdicts){} (exit 0)\n",
-               cx.property, how);
+    report::print(out,
+                  "result         every step ran and {} held at every step, though another "
+                  "property broke (see the verdicts){} (exit 0)\n",
+                  cx.property, how);
   }
 }
 

@@ -2,7 +2,6 @@
 #include "report/search_report.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "files/scenario_yaml.h"
 #include "properties/generators.h"
 #include "properties/search_counterexample.h"
+#include "report/print.h"
 
 namespace preemptcheck::report {
 namespace {
@@ -29,7 +29,7 @@ class Progress {
     if (seconds < next_)
       return;
     next_ = seconds + 1.0;
-    fmt::print(err_, "progress   {}, {:.1f} s\n", text, seconds);
+    report::print(err_, "progress   {}, {:.1f} s\n", text, seconds);
     err_.flush();
   }
 
@@ -46,7 +46,7 @@ void print_scenario(const Scenario& s, std::ostream& out) {
         line.starts_with("profile:") || line.starts_with("mechanisms:")) {
       continue;
     }
-    fmt::print(out, "  {}\n", line);
+    report::print(out, "  {}\n", line);
   }
 }
 
@@ -57,7 +57,8 @@ void print_steps(const Counterexample& cx, std::ostream& out) {
   for (const CounterexampleStep& s : cx.steps)
     width = std::max(width, s.text.size());
   for (std::size_t i = 0; i < cx.steps.size(); ++i) {
-    fmt::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, cx.steps[i].text, width, cx.steps[i].comment);
+    report::print(out, "  {:>2}. {:<{}}  # {}\n", i + 1, cx.steps[i].text, width,
+                  cx.steps[i].comment);
   }
 }
 
@@ -121,28 +122,28 @@ std::function<void(const StatefulProgress&)> stateful_progress(int runs, std::os
 }
 
 void print_search_head(const SearchOptions& s, std::ostream& out) {
-  fmt::print(out, "search     seed {}, {} of at most {} and {}, at most {} each\n", s.seed,
-             plural(static_cast<std::uint64_t>(s.runs), "cluster"),
-             plural(static_cast<std::uint64_t>(s.bounds.max_nodes), "node"),
-             plural(static_cast<std::uint64_t>(s.bounds.max_pods()), "pod"),
-             plural(s.max_states, "state"));
-  fmt::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
-  fmt::print(out, "properties {}\n", checked_names(s.checked));
+  report::print(out, "search     seed {}, {} of at most {} and {}, at most {} each\n", s.seed,
+                plural(static_cast<std::uint64_t>(s.runs), "cluster"),
+                plural(static_cast<std::uint64_t>(s.bounds.max_nodes), "node"),
+                plural(static_cast<std::uint64_t>(s.bounds.max_pods()), "pod"),
+                plural(s.max_states, "state"));
+  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
+  report::print(out, "properties {}\n", checked_names(s.checked));
   if (s.baseline) {
-    fmt::print(out, "differential a cluster fails only if profile {} alone ({}) holds on it\n",
-               s.baseline_profile, describe(*s.baseline));
+    report::print(out, "differential a cluster fails only if profile {} alone ({}) holds on it\n",
+                  s.baseline_profile, describe(*s.baseline));
   }
 }
 
 void print_stateful_head(const StatefulOptions& s, std::ostream& out) {
-  fmt::print(out,
-             "search     stateful, seed {}, {} of at most {} random steps on clusters of {}-{} "
-             "nodes and {}-{} pods\n",
-             s.seed, plural(static_cast<std::uint64_t>(s.runs), "run"), s.max_steps,
-             s.bounds.min_nodes, s.bounds.max_nodes, s.bounds.min_running + s.bounds.min_pending,
-             s.bounds.max_pods());
-  fmt::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
-  fmt::print(out, "properties {}\n", checked_names(s.checked));
+  report::print(out,
+                "search     stateful, seed {}, {} of at most {} random steps on clusters of {}-{} "
+                "nodes and {}-{} pods\n",
+                s.seed, plural(static_cast<std::uint64_t>(s.runs), "run"), s.max_steps,
+                s.bounds.min_nodes, s.bounds.max_nodes, s.bounds.min_running + s.bounds.min_pending,
+                s.bounds.max_pods());
+  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
+  report::print(out, "properties {}\n", checked_names(s.checked));
 }
 
 Json search_stats(const SearchResult& r) {
@@ -162,35 +163,35 @@ void print_search_end(const SearchOptions& s, const SearchResult& r, std::string
                                             r.cut, r.cut == 1 ? "cluster was" : "clusters were",
                                             plural(s.max_states, "state"));
   if (r.outcome == SearchResult::Outcome::kGaveUp) {
-    fmt::print(out,
-               "result     INCOMPLETE: only {} of the {} clusters asked for {} explored "
-               "completely{}; {} more were cut by the limit of {} and RapidCheck gave up "
-               "(raise --max-states or lower --max-pods); {:.2f} s\n",
-               r.clusters, s.runs, r.clusters == 1 ? "was" : "were",
-               r.clusters == 0   ? ""
-               : r.clusters == 1 ? " (no violation in it)"
-                                 : " (no violation in them)",
-               r.cut, plural(s.max_states, "state"), r.seconds);
-    fmt::print(out, "reproduce  {}\n(exit 3)\n", command);
+    report::print(out,
+                  "result     INCOMPLETE: only {} of the {} clusters asked for {} explored "
+                  "completely{}; {} more were cut by the limit of {} and RapidCheck gave up "
+                  "(raise --max-states or lower --max-pods); {:.2f} s\n",
+                  r.clusters, s.runs, r.clusters == 1 ? "was" : "were",
+                  r.clusters == 0   ? ""
+                  : r.clusters == 1 ? " (no violation in it)"
+                                    : " (no violation in them)",
+                  r.cut, plural(s.max_states, "state"), r.seconds);
+    report::print(out, "reproduce  {}\n(exit 3)\n", command);
     doc["outcome"] = "limit-reached";
     doc["stats"] = search_stats(r);
     return;
   }
   if (s.baseline) {
-    fmt::print(out,
-               "result     no difference in {} ({} distinct): {} hold under both, {} violate "
-               "under profile {} alone as well; {} states, {} transitions{}; {:.2f} s\n",
-               plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
-               r.clusters - r.baseline_violated, r.baseline_violated, s.baseline_profile, r.states,
-               r.transitions, cut, r.seconds);
+    report::print(out,
+                  "result     no difference in {} ({} distinct): {} hold under both, {} violate "
+                  "under profile {} alone as well; {} states, {} transitions{}; {:.2f} s\n",
+                  plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct,
+                  r.clusters - r.baseline_violated, r.baseline_violated, s.baseline_profile,
+                  r.states, r.transitions, cut, r.seconds);
   } else {
-    fmt::print(out,
-               "result     no violation in {} ({} distinct) and all of their schedules, "
-               "explored exhaustively: {} states, {} transitions{}; {:.2f} s\n",
-               plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct, r.states,
-               r.transitions, cut, r.seconds);
+    report::print(out,
+                  "result     no violation in {} ({} distinct) and all of their schedules, "
+                  "explored exhaustively: {} states, {} transitions{}; {:.2f} s\n",
+                  plural(static_cast<std::uint64_t>(r.clusters), "cluster"), r.distinct, r.states,
+                  r.transitions, cut, r.seconds);
   }
-  fmt::print(out, "reproduce  {}\n(exit 0)\n", command);
+  report::print(out, "reproduce  {}\n(exit 0)\n", command);
   doc["outcome"] = "holds";
   doc["stats"] = search_stats(r);
 }
@@ -200,31 +201,31 @@ void print_search_violation(const SearchOptions& s, const SearchResult& r, const
   const FailingCluster& found = *r.found;
   const FailingCluster& shrunk = *r.shrunk;
   const auto& v = *shrunk.result.violation;
-  fmt::print(out, "found      {} in cluster {} (after {} without): {}, shortest schedule {}\n",
-             found.result.violation->name, r.clusters + 1, r.clusters, cluster_size(found.scenario),
-             plural(found.steps(), "step"));
-  fmt::print(out, "shrunk     to {}, shortest schedule {} ({} of {} shrinks kept)\n",
-             cluster_size(shrunk.scenario), plural(shrunk.steps(), "step"), r.shrinks_accepted,
-             r.shrinks_tried);
-  fmt::print(out, "VIOLATED   {}: {}\n", v.name, v.message);
+  report::print(out, "found      {} in cluster {} (after {} without): {}, shortest schedule {}\n",
+                found.result.violation->name, r.clusters + 1, r.clusters,
+                cluster_size(found.scenario), plural(found.steps(), "step"));
+  report::print(out, "shrunk     to {}, shortest schedule {} ({} of {} shrinks kept)\n",
+                cluster_size(shrunk.scenario), plural(shrunk.steps(), "step"), r.shrinks_accepted,
+                r.shrinks_tried);
+  report::print(out, "VIOLATED   {}: {}\n", v.name, v.message);
   for (const auto& m : v.also_violated)
-    fmt::print(out, "  also     {}: {}\n", m.name, m.message);
+    report::print(out, "  also     {}: {}\n", m.name, m.message);
   if (shrunk.baseline) {
-    fmt::print(out,
-               "baseline   profile {} alone holds on this cluster: {} states, {} transitions\n",
-               s.baseline_profile, shrunk.baseline->states, shrunk.baseline->transitions);
+    report::print(out,
+                  "baseline   profile {} alone holds on this cluster: {} states, {} transitions\n",
+                  s.baseline_profile, shrunk.baseline->states, shrunk.baseline->transitions);
   }
-  fmt::print(out, "cluster\n");
+  report::print(out, "cluster\n");
   print_scenario(shrunk.scenario, out);
-  fmt::print(out, "schedule   (breadth-first, shortest for this cluster)\n");
+  report::print(out, "schedule   (breadth-first, shortest for this cluster)\n");
   print_steps(cx, out);
 }
 
 void print_stateful_end(const StatefulResult& r, std::string_view command, std::ostream& out,
                         Json& doc) {
-  fmt::print(out, "result     no violation in {}, {}; {:.2f} s\nreproduce  {}\n(exit 0)\n",
-             plural(static_cast<std::uint64_t>(r.runs), "random run"), plural(r.steps, "step"),
-             r.seconds, command);
+  report::print(out, "result     no violation in {}, {}; {:.2f} s\nreproduce  {}\n(exit 0)\n",
+                plural(static_cast<std::uint64_t>(r.runs), "random run"), plural(r.steps, "step"),
+                r.seconds, command);
   doc["outcome"] = "holds";
   doc["stats"] = stateful_stats(r);
 }
@@ -234,38 +235,38 @@ void print_stateful_violation(const StatefulResult& r, const checker::Result<Act
   const BrokenSchedule& found = *r.found;
   const BrokenSchedule& shrunk = *r.shrunk;
   const BrokenSchedule& reduced = *r.reduced;
-  fmt::print(out, "found      {} in run {} (after {} without): {}\n", found.property, r.runs + 1,
-             r.runs, figures(found.scenario, found.steps.size()));
-  fmt::print(out, "shrunk     to {} ({} of {} shrinks kept)\n",
-             figures(shrunk.scenario, shrunk.steps.size()), r.shrinks_accepted, r.shrinks_tried);
-  fmt::print(out, "reduced    to {} (steps, pods and nodes it does not need removed)\n",
-             figures(reduced.scenario, reduced.steps.size()));
+  report::print(out, "found      {} in run {} (after {} without): {}\n", found.property, r.runs + 1,
+                r.runs, figures(found.scenario, found.steps.size()));
+  report::print(out, "shrunk     to {} ({} of {} shrinks kept)\n",
+                figures(shrunk.scenario, shrunk.steps.size()), r.shrinks_accepted, r.shrinks_tried);
+  report::print(out, "reduced    to {} (steps, pods and nodes it does not need removed)\n",
+                figures(reduced.scenario, reduced.steps.size()));
   if (shortest.violation) {
-    fmt::print(out, "shortest   {} breaks {} in {} on this cluster (breadth-first)\n",
-               plural(shortest.stats.states, "state"), reduced.property,
-               plural(shortest.violation->path.size(), "step"));
+    report::print(out, "shortest   {} breaks {} in {} on this cluster (breadth-first)\n",
+                  plural(shortest.stats.states, "state"), reduced.property,
+                  plural(shortest.violation->path.size(), "step"));
   } else {
-    fmt::print(out, "shortest   breadth-first search ended without it ({})\n",
-               std::string(checker::outcome_name(shortest.outcome)));
+    report::print(out, "shortest   breadth-first search ended without it ({})\n",
+                  std::string(checker::outcome_name(shortest.outcome)));
   }
-  fmt::print(out, "VIOLATED   {}: {}\n", reduced.property, reduced.message);
+  report::print(out, "VIOLATED   {}: {}\n", reduced.property, reduced.message);
   for (const auto& [name, message] : reduced.also) {
-    fmt::print(out, "  also     {}: {}\n", name, message);
+    report::print(out, "  also     {}: {}\n", name, message);
   }
-  fmt::print(out, "cluster\n");
+  report::print(out, "cluster\n");
   print_scenario(reduced.scenario, out);
-  fmt::print(out, "schedule   (random, shrunk)\n");
+  report::print(out, "schedule   (random, shrunk)\n");
   print_steps(cx, out);
 }
 
 void print_written(std::string_view path, std::ostream& out, Json& doc) {
   if (path.empty()) {
-    fmt::print(out, "write it   add --out DIR to write it as a counterexample file\n");
+    report::print(out, "write it   add --out DIR to write it as a counterexample file\n");
     return;
   }
   doc["counterexample"] = path;
-  fmt::print(out, "counterexample {}\n", path);
-  fmt::print(out, "replay     preemptcheck replay {}\n", path);
+  report::print(out, "counterexample {}\n", path);
+  report::print(out, "replay     preemptcheck replay {}\n", path);
 }
 
 void print_violation_end(const Counterexample& cx, const Scenario& found, std::size_t found_steps,
@@ -275,7 +276,7 @@ void print_violation_end(const Counterexample& cx, const Scenario& found, std::s
   doc["stats"] = std::move(stats);
   doc["violation"] =
       violation_json(cx, cluster_size(found), found_steps, cluster_size(shrunk), shrunk_steps);
-  fmt::print(out, "reproduce  {}\n(exit 1)\n", command);
+  report::print(out, "reproduce  {}\n(exit 1)\n", command);
 }
 
 }  // namespace preemptcheck::report

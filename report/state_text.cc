@@ -2,7 +2,6 @@
 #include "report/state_text.h"
 
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <map>
@@ -10,11 +9,13 @@
 #include <set>
 #include <string_view>
 
+#include "report/print.h"
+
 namespace preemptcheck::report {
 
 void print_state(const StateLines& lines, std::size_t width, std::ostream& out) {
   for (const auto& [key, value] : lines)
-    fmt::print(out, "    {:<{}}  {}\n", key, width, value);
+    report::print(out, "    {:<{}}  {}\n", key, width, value);
 }
 
 void print_state_changes(const StateLines& before, const StateLines& after, std::size_t width,
@@ -27,7 +28,7 @@ void print_state_changes(const StateLines& before, const StateLines& after, std:
     in_after.insert(line.first);
   bool any = false;
   const auto change = [&](std::string_view key, std::string_view old, std::string_view now) {
-    fmt::print(out, "    {:<{}}  {} -> {}\n", key, width, old, now);
+    report::print(out, "    {:<{}}  {} -> {}\n", key, width, old, now);
     any = true;
   };
   // The lines of `before` from `next` on that `after` lacks, up to (not including) `end`.
@@ -51,7 +52,7 @@ void print_state_changes(const StateLines& before, const StateLines& after, std:
   }
   removed_until(before.size());
   if (!any)
-    fmt::print(out, "    (no visible change)\n");
+    report::print(out, "    (no visible change)\n");
 }
 
 }  // namespace preemptcheck::report
