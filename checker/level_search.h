@@ -36,6 +36,7 @@
 #include "checker/store/temp_file.h"
 #include "checker/successor_batch.h"
 #include "checker/threads.h"
+#include "checker/visited_growth.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -116,20 +117,8 @@ class LevelSearch {
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
-  // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
-  // it grows, each thread a range of it.
   void reserve_visited(std::size_t extra) {
-    visited_.reserve(
-        extra,
-        [&](FingerprintSet& set) {
-          const std::size_t total = trace_.size();
-          on_threads(threads_, [&](std::size_t t) {
-            FingerprintSet::Inserter inserter(set);
-            trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
-                                        [&](std::size_t, std::uint64_t f) { inserter.add(f); });
-          });
-        },
-        on_parts());
+    detail::reserve_visited(visited_, trace_, threads_, extra);
   }
 
   // A table's bulk work on the search's threads (checker/store/hash_slots.h).

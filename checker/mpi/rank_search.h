@@ -44,6 +44,7 @@
 #include "checker/store/rank_ids.h"
 #include "checker/store/temp_file.h"
 #include "checker/threads.h"
+#include "checker/visited_growth.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -125,20 +126,8 @@ class RankSearch {
   using Unnamed = detail::Unnamed;
   using UnnamedState = detail::UnnamedState;
 
-  // Makes room in the visited set for `extra` more states, rebuilding it from the trace when
-  // it grows, each thread a range of it.
   void reserve_visited(std::size_t extra) {
-    visited_.reserve(
-        extra,
-        [&](FingerprintSet& set) {
-          const std::size_t total = trace_.size();
-          on_threads(threads_, [&](std::size_t t) {
-            FingerprintSet::Inserter inserter(set);
-            trace_.for_each_fingerprint(total * t / threads_, total * (t + 1) / threads_,
-                                        [&](std::size_t, std::uint64_t f) { inserter.add(f); });
-          });
-        },
-        parts_on_threads(threads_));
+    detail::reserve_visited(visited_, trace_, threads_, extra);
   }
 
   // Names the states the violations entered by their global ids, with one read of each
