@@ -117,6 +117,7 @@ class LevelSearch {
 
   bool all_decided() const { return remaining_ == 0 && !decided_.empty(); }
 
+  // Makes room in the visited set for `extra` more states (visited_growth.h).
   void reserve_visited(std::size_t extra) {
     detail::reserve_visited(visited_, trace_, threads_, extra);
   }

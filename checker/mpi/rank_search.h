@@ -126,6 +126,7 @@ class RankSearch {
   using Unnamed = detail::Unnamed;
   using UnnamedState = detail::UnnamedState;
 
+  // Makes room in the visited set for `extra` more states (visited_growth.h).
   void reserve_visited(std::size_t extra) {
     detail::reserve_visited(visited_, trace_, threads_, extra);
   }
