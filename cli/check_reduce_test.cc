@@ -14,6 +14,7 @@
 
 #include "cli/args.h"
 #include "cli/command_test_support.h"
+#include "properties/committed_scenarios.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -71,12 +72,7 @@ TEST(cliCheckReduce, EveryRunAndThreadCountPrintsTheSame) {
 
 TEST(cliCheckReduce, EveryFileTheReducedSearchWritesReplaysUnreduced) {
   ScratchDir scratch;
-  std::vector<std::string> scenarios;
-  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios"))) {
-    if (entry.path().extension() == ".yaml")
-      scenarios.push_back(entry.path().string());
-  }
-  std::sort(scenarios.begin(), scenarios.end());
+  const std::vector<std::string> scenarios = committed_scenarios(source_path("scenarios"));
   std::size_t replayed = 0;
   const std::vector<std::vector<std::string>> variants = {
       {"--profile", "reference"},

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,20 +14,10 @@
 
 #include "cli/args.h"
 #include "cli/check_command.h"
+#include "properties/committed_scenarios.h"
 
 namespace preemptcheck::cli {
 namespace {
-
-// The committed scenarios, by file name.
-std::vector<std::string> committed_scenarios() {
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() == ".yaml")
-      out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // `check ARGS --quiet --json --max-states 100000` as a JSON document, without the figures
 // that depend on the machine (time, rates, memory). The state bound keeps the larger

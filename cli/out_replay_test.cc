@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/command_test_support.h"
+#include "properties/committed_scenarios.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -20,17 +21,6 @@ namespace {
 using testing::read_text;
 using testing::ScratchDir;
 using testing::source_path;
-
-// The committed scenarios, by file name.
-std::vector<std::string> committed_scenarios() {
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios"))) {
-    if (entry.path().extension() == ".yaml")
-      out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // Runs `preemptcheck ARGS`; its standard output and error in `out`.
 int run(const std::vector<std::string>& args, std::string& out) {
@@ -79,7 +69,7 @@ TEST(cliOutReplays, EveryFileCheckWritesReplaysWithItsOwnLine) {
   ScratchDir scratch;
   std::size_t replayed = 0;
   std::size_t met_on_the_way = 0;
-  for (const std::string& scenario : committed_scenarios()) {
+  for (const std::string& scenario : committed_scenarios(source_path("scenarios"))) {
     for (const std::string profile : {"reference", "kubernetes", "kubernetes-1.32"}) {
       const std::string context = scenario + " --profile " + profile;
       const std::filesystem::path one = scratch.path() / "one";

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -27,6 +26,7 @@
 #include "impl/action.h"
 #include "impl/cluster.h"
 #include "impl/mechanism_choice.h"
+#include "properties/committed_scenarios.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
@@ -34,16 +34,6 @@ namespace {
 
 constexpr int kWalks = 40;
 constexpr int kSteps = 60;
-
-std::vector<std::string> committed_scenarios() {
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() == ".yaml")
-      out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::shared_ptr<const Cluster> cluster_of(const std::string& path, const std::string& profile) {
   Scenario s = load_scenario_file(path);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -21,6 +20,7 @@
 #include "files/scenario_yaml.h"
 #include "impl/cluster.h"
 #include "impl/mechanism_choice.h"
+#include "properties/committed_scenarios.h"
 #include "properties/generators.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/symmetry.h"
@@ -32,16 +32,6 @@ namespace preemptcheck {
 namespace {
 
 constexpr std::uint64_t kMaxStates = 150'000;
-
-std::vector<std::string> committed_scenarios() {
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator("scenarios")) {
-    if (entry.path().extension() == ".yaml")
-      out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // A committed scenario's path, or the text of one of the scenarios below.
 std::shared_ptr<const Cluster> cluster_of(const std::string& path, const std::string& profile) {
