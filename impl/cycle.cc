@@ -235,6 +235,7 @@ void World::fail_binding(PodId p, StepReport& report) {
     assumed_[p] = kNoNode;
     move_all_on_delete(report);
   }
+  restamp(p);  // AddUnschedulableIfNotPresent's refresh (L893)
   requeue_moved(p, report, true);
 }
 
@@ -254,6 +255,7 @@ void World::preempt_in_memory(PodId v, StepReport& report) {
     assumed_[v] = kNoNode;
     move_all_on_delete(report);
   }
+  restamp(v);  // AddUnschedulableIfNotPresent's refresh (scheduling_queue.go@003b4460 L893)
   requeue_moved(v, report, true);
   set_nominated(v, kNoNode, report);
   patch_nominated(v, kNoNode, view_nominated(v), report);

@@ -27,7 +27,8 @@ std::uint64_t World::fingerprint() const {
   for (size_t p = 0; p < n; ++p) {
     d.word(pack(api_[p]) | pack(lister_[p]) << 32);
     d.word(std::uint64_t{binding_[p]} | std::uint64_t{assumed_[p]} << 8 |
-           std::uint64_t{nominated_[p]} << 16 | std::uint64_t{last_victim_[p]} << 24);
+           std::uint64_t{nominated_[p]} << 16 | std::uint64_t{last_victim_[p]} << 24 |
+           std::uint64_t{stamp_[p]} << 32);  // the queue timestamp: kFingerprintScheme 2
     d.word(inflight_by_[p]);
   }
   d.word(events_.size() | std::uint64_t{next_start_} << 32 |
@@ -51,7 +52,7 @@ std::uint64_t World::fingerprint() const {
   }
   // Only scenarios with later nodes, deletions, restarts or external bindings digest this
   // word, so every other state keeps the digest it had before these existed
-  // (kFingerprintScheme 1).
+  // (a rule since kFingerprintScheme 1).
   if (uncreated_nodes_ != 0 || deletions_left_ != 0 || restarts_left_ != 0 ||
       external_bindings_left_ != 0) {
     d.word(std::uint64_t{1} << 63 | std::uint64_t{uncreated_nodes_} |
@@ -59,7 +60,7 @@ std::uint64_t World::fingerprint() const {
            std::uint64_t{external_bindings_left_} << 24);
   }
   // Only a split cycle in flight digests these words, so every state of an atomic cycle keeps
-  // its digest (kFingerprintScheme 1).
+  // its digest (a rule since kFingerprintScheme 1).
   if (in_flight_ != kNoPod) {
     const CycleDecision& c = in_flight_decision_;
     d.word(std::uint64_t{1} << 62 | std::uint64_t{in_flight_} |
@@ -76,13 +77,13 @@ std::uint64_t World::fingerprint() const {
       d.word(std::uint64_t{1} << 59 | std::uint64_t{in_flight_nominated_});
   }
   // Only a non-empty backoffQ, or requests sent before a restart, digest these words, so
-  // every state without them keeps its digest (kFingerprintScheme 1).
+  // every state without them keeps its digest (a rule since kFingerprintScheme 1).
   if (backoff_ != 0)
     d.word(std::uint64_t{1} << 61 | std::uint64_t{backoff_});
   if (error_backoff_ != 0)
     d.word(std::uint64_t{1} << 58 | std::uint64_t{error_backoff_});
   // Only a status patch queued in the API dispatcher (api-calls=dispatched) digests these
-  // words, so every state without one keeps its digest (kFingerprintScheme 1).
+  // words, so every state without one keeps its digest (a rule since kFingerprintScheme 1).
   if (patches_ != 0) {
     d.word(std::uint64_t{1} << 57 | std::uint64_t{patches_});
     for (PodId p : pods_in(patches_))
@@ -149,6 +150,7 @@ std::uint64_t World::changeable_blocks() const {
              sizeof(std::uint32_t));
   b |= whole(offsetof(World, pool_), offsetof(World, last_victim_) - offsetof(World, pool_));
   b |= used(offsetof(World, last_victim_), last_victim_);
+  b |= used(offsetof(World, stamp_), stamp_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
   b |= whole(offsetof(World, waiting_),
              offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to pdb_counted_

@@ -20,6 +20,7 @@ void World::observe(StepReport& report) {
   switch (e.type) {
     case EventType::kAdded:
       lister_[p] = e.obj;
+      restamp(p);  // Add: newQueuedPodInfo's timestamp is now
       add_to_queue(p, report);
       return;
     case EventType::kModified: {

@@ -7,6 +7,8 @@
 #include "impl/world.h"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 
 namespace preemptcheck {
 
@@ -51,12 +53,70 @@ void World::add_to_queue(PodId p, StepReport& report) {
   pool_ &= ~pod_bit(p);
   gated_ &= ~pod_bit(p);
   report.backed_off &= ~pod_bit(p);
-  // activeQ: priority, then arrival.
+  // activeQ is a heap ordered by the queue-sort plugin's Less, PrioritySort's by default:
+  // priority, then the earlier queue timestamp
+  // (pkg/scheduler/framework/plugins/queuesort/priority_sort.go@
+  // 008b3652959ca58af8be3fb5b6ecfe9ae7638282 L44-47). Timestamps are distinct, so the order
+  // does not depend on the order in which the pods arrive here.
   const Cluster& c = *cluster_;
-  auto at = std::find_if(active_.begin(), active_.end(),
-                         [&](PodId q) { return c.priority(q) < c.priority(p); });
+  assert(stamp_[p] != kNoStamp && "a pod enters activeQ with a queue timestamp");
+  auto at = std::find_if(active_.begin(), active_.end(), [&](PodId q) {
+    return c.priority(q) < c.priority(p) ||
+           (c.priority(q) == c.priority(p) && stamp_[q] > stamp_[p]);
+  });
   active_.insert(at, p);
   report.moved |= pod_bit(p);
+}
+
+void World::restamp(PodId p) {
+  // The timestamp is the clock's now: newer than every other pod's. newQueuedPodInfo sets it
+  // at an Add (scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610, near the file's
+  // end; line not counted), AddUnschedulableIfNotPresent refreshes it at every failure
+  // (L893); moves between activeQ, backoffQ and the pool keep it (moveToActiveQ L627-669,
+  // moveToBackoffQ L684-703). Between steps a priority's stamps are ranks 0..k-1; within a step a
+  // fresh one is one past the largest, and normalize_stamps() renumbers.
+  int newest = -1;
+  for (std::size_t q = 0; q < stamp_.size(); ++q) {
+    if (q != p && stamp_[q] != kNoStamp)
+      newest = std::max<int>(newest, stamp_[q]);
+  }
+  assert(newest + 1 < kNoStamp && "a step restamps at most every pod once");
+  stamp_[p] = static_cast<std::uint8_t>(newest + 1);
+}
+
+void World::normalize_stamps() {
+  // Only the pods in a queue keep a timestamp: a pod leaves every queue when it is popped,
+  // bound or deleted, and gets a fresh timestamp on every way back (restamp). So the
+  // timestamp of a pod in no queue is never read, and forgetting it merges states that
+  // differ only there. Less compares timestamps only of pods of one priority, and nothing
+  // else in the model reads them (it has no clock for backoff or the flush's age), so the
+  // renumbering ranks each priority's queued pods apart, 0 the oldest: a state differs from
+  // another by a timestamp only where the order of two pods of one priority does.
+  PodSet queued = pool_ | backoff_;
+  for (PodId q : active_)
+    queued |= pod_bit(q);
+  std::array<PodId, kMaxPods> by_stamp{};
+  std::size_t k = 0;
+  for (std::size_t q = 0; q < stamp_.size(); ++q) {
+    if (stamp_[q] == kNoStamp)
+      continue;
+    if (!has_pod(queued, static_cast<PodId>(q))) {
+      stamp_[q] = kNoStamp;
+      continue;
+    }
+    by_stamp[k++] = static_cast<PodId>(q);
+  }
+  const Cluster& c = *cluster_;
+  std::sort(by_stamp.begin(), by_stamp.begin() + static_cast<std::ptrdiff_t>(k),
+            [&](PodId a, PodId b) {
+              return c.priority(a) != c.priority(b) ? c.priority(a) > c.priority(b)
+                                                    : stamp_[a] < stamp_[b];
+            });
+  std::uint8_t rank = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    rank = i > 0 && c.priority(by_stamp[i]) == c.priority(by_stamp[i - 1]) ? rank + 1 : 0;
+    stamp_[by_stamp[i]] = rank;
+  }
 }
 
 void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& report) {
@@ -71,6 +131,9 @@ void World::requeue_after_failure(PodId p, bool event_in_flight, StepReport& rep
   // (pkg/scheduler/schedule_one.go@4a37f009ca615534484b1116d0f147f1f23cf067 L1067-1069).
   if (lister_[p].node != kNoNode)
     return;
+  // "Refresh the timestamp since the pod is re-added" (scheduling_queue.go@003b4460 L893),
+  // whichever queue the pod goes to.
+  restamp(p);
   if (event_in_flight) {
     // cycle=split: AddUnschedulableIfNotPresent asks determineSchedulingHintForInFlightPod
     // (pkg/scheduler/backend/queue/scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610

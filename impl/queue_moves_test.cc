@@ -73,5 +73,42 @@ TEST(implQueueMoves, ANominationFirstSetMovesNothing) {
   EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "p-small")));
 }
 
+// activeQ orders pods of one priority by their queue timestamps, refreshed at each failure
+// (PrioritySort's Less, pkg/scheduler/framework/plugins/queuesort/priority_sort.go@
+// 008b3652959ca58af8be3fb5b6ecfe9ae7638282 L44-47; scheduling_queue.go@
+// 003b4460edb52bc9a9fe6cf54294e5b3e4681610 L893), not by pod order or by when they entered
+// activeQ: b failed before a, so the flush puts b first although a comes first in the
+// scenario and the flush walks the pool in pod order.
+TEST(implQueueOrder, PodsOfOnePriorityLeaveThePoolInTheOrderOfTheirLastFailure) {
+  Scenario s =
+      scenario({node("node-a", 3)}, {pod("filler", 100, 2, "node-a"), pod("x", 100, 1, "node-a"),
+                                     pod("a", 50, 2), pod("b", 50, 2)});
+  s.faults.deletions = 1;
+  World w = world_of(std::move(s));
+  ASSERT_EQ(w.mechanisms().backoff, Backoff::kNone);
+  ASSERT_EQ(w.active_queue().size(), 2u);
+  EXPECT_EQ(w.active_queue()[0], id(w, "a"));  // added first, so older
+  run(w, "schedule a");                        // nothing to preempt: a waits in the pool
+  run(w, "delete x");                          // graceful: x is terminating, then gone
+  run(w, "terminate x");
+  observe_all(w);  // x's delete event moves a back, behind b, whose timestamp is older
+  ASSERT_EQ(w.active_queue().size(), 2u);
+  EXPECT_EQ(w.active_queue()[0], id(w, "b"));
+  run(w, "schedule b");  // 1 cpu free: b fails, and its timestamp is refreshed
+  run(w, "schedule a");  // then a's
+  ASSERT_TRUE(has_pod(w.unschedulable_pool(), id(w, "a")));
+  ASSERT_TRUE(has_pod(w.unschedulable_pool(), id(w, "b")));
+  EXPECT_LT(w.queue_stamp(id(w, "b")), w.queue_stamp(id(w, "a")));
+  run(w, "flush");
+  ASSERT_EQ(w.active_queue().size(), 2u);
+  EXPECT_EQ(w.active_queue()[0], id(w, "b"));
+  EXPECT_EQ(w.active_queue()[1], id(w, "a"));
+  run(w, "schedule b");  // fails again: b's timestamp is the newest once more
+  EXPECT_EQ(w.queue_stamp(id(w, "a")), 0);
+  EXPECT_EQ(w.queue_stamp(id(w, "b")), 1);
+  // A pod in no queue carries no timestamp.
+  EXPECT_EQ(w.queue_stamp(id(w, "filler")), World::kNoStamp);
+}
+
 }  // namespace
 }  // namespace preemptcheck

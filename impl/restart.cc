@@ -70,10 +70,14 @@ void World::restart(StepReport& report) {
   // where Add runs PreEnqueue — nothing is gated, the in-flight set is empty — and, for the
   // Add event, reads status.nominatedNodeName back into the nominator
   // (scheduling_queue.go L674–675; nominator.go L81–82).
+  // Every queued pod is new to the new process: its timestamp is that of this Add, given in
+  // pod order (the relist's own order is not modelled).
   lister_ = api_;
+  stamp_.assign(n, kNoStamp);
   for (PodId p = 0; p < n; ++p) {
     if (!api_[p].exists || api_[p].node != kNoNode)
       continue;
+    restamp(p);
     add_to_queue(p, report);
     nominated_[p] = api_[p].nominated;
   }

@@ -66,10 +66,14 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
       pdb_counted_ |= healthy_members(b);
   }
   StepReport ignored;
+  stamp_.assign(n, kNoStamp);
   for (PodId p = 0; p < n; ++p) {
-    if (api_[p].exists && api_[p].node == kNoNode)
+    if (api_[p].exists && api_[p].node == kNoNode) {
+      restamp(p);  // added in list order
       add_to_queue(p, ignored);
+    }
   }
+  normalize_stamps();
 }
 
 void World::enabled_actions(std::vector<Action>& out) const {
@@ -457,6 +461,7 @@ StepReport World::apply(const Action& a) {
       break;
   }
   merge_duplicate_jobs();  // executor.cc
+  normalize_stamps();
   return report;
 }
 

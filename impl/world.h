@@ -113,7 +113,8 @@ struct StepReport {
 
 /// The version of World::fingerprint()'s digest: raised whenever the same state would digest
 /// differently, so that a counterexample file's fingerprints are read against the right one.
-inline constexpr int kFingerprintScheme = 1;
+/// Scheme 2 added the queue timestamps (World::queue_stamp).
+inline constexpr int kFingerprintScheme = 2;
 
 /// Bounds of the World's queues, from the pod limit: a pod is in activeQ at most once and
 /// has at most one executor job at a time (a duplicate is merged in the step that makes
@@ -200,6 +201,11 @@ class World {
   NodeId assumed(PodId p) const { return assumed_[p]; }
   NodeId nominated(PodId p) const { return nominated_[p]; }
   const ActiveQueue& active_queue() const { return active_; }
+  /// The rank of p's queue timestamp among the queued pods' of its priority (0 the oldest),
+  /// or kNoStamp for a pod in no queue. activeQ orders a priority's pods by it (PrioritySort's
+  /// Less).
+  std::uint8_t queue_stamp(PodId p) const { return stamp_[p]; }
+  static constexpr std::uint8_t kNoStamp = 0xff;
   PodSet unschedulable_pool() const { return pool_; }
   /// backoff=pop-when-idle|expiry-only: the pods in backoffQ.
   PodSet backoff_queue() const { return backoff_; }
@@ -293,6 +299,12 @@ class World {
   void recreate(PodId p, StepReport& report);
   // queue.cc
   void add_to_queue(PodId p, StepReport& report);
+  /// p's queue timestamp becomes the newest: newQueuedPodInfo at an Add, or the failure
+  /// handler's refresh (AddUnschedulableIfNotPresent).
+  void restamp(PodId p);
+  /// After every step: forgets the timestamps of pods in no queue (each gets a fresh one on
+  /// its way back) and renumbers the rest 0, 1, 2… in their order, within each priority.
+  void normalize_stamps();
   /// handleSchedulingFailure's AddUnschedulableIfNotPresent; `event_in_flight`: an event
   /// recorded while p was in flight may make it schedulable (cycle=split).
   void requeue_after_failure(PodId p, bool event_in_flight, StepReport& report);
@@ -397,6 +409,10 @@ class World {
   PodSet gated_ = 0;
   PodSet preempting_ = 0;
   PodArray<PodId> last_victim_;
+  /// The queue timestamp of each pod in activeQ, the unschedulable pool or backoffQ, as its
+  /// rank among those of its priority (0 the oldest; kNoStamp for every other pod): see
+  /// restamp() and normalize_stamps().
+  PodArray<std::uint8_t> stamp_;
   PodArray<PodSet> inflight_by_;
   PodSet waiting_ = 0;
   PodSet backoff_ = 0;
@@ -418,7 +434,7 @@ class World {
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
   std::uint8_t external_bindings_left_ = 0;
-  std::array<std::uint8_t, 2> unused_{};  ///< always zero: a World has no padding
+  std::array<std::uint8_t, 6> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

@@ -110,8 +110,8 @@ const std::vector<Pin>& reference_pins() {
         "gated-preemptor-woken"}},
       // A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
       {"equal-priority-workers",
-       1431,
-       4150,
+       1747,
+       5180,
        22,
        {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "binding-beside-binding",
         "preemptor-retried", "gated-preemptor-woken"}},
@@ -166,8 +166,8 @@ const std::vector<Pin>& reference_pins() {
        14,
        {"victims-in-flight", "nominee-binds", "preemptor-retried", "gated-preemptor-woken"}},
       {"nomination-released",
-       1035,
-       2831,
+       1169,
+       3201,
        26,
        {"victims-in-flight", "busy-node-evaluated", "takeover", "nominee-binds",
         "binding-beside-binding", "preemptor-retried", "gated-preemptor-woken"}},
@@ -244,8 +244,8 @@ const std::vector<Pin>& reference_pins() {
         "gated-preemptor-woken"}},
       // #91492 (SPEC §8 F17): inflight=on spends victims in flight from the PDB's budget.
       {"pdb-budget-race",
-       6407,
-       19496,
+       6351,
+       19288,
        27,
        {"victims-in-flight", "busy-node-evaluated", "nominee-binds", "binding-beside-binding",
         "preemptor-retried", "gated-preemptor-woken"}},
@@ -745,8 +745,8 @@ TEST(Scenarios, ThePdbStatusLagIsClosedUnderReference) {
   auto r = check("pdb-budget-race", {"--pdb-status=lagged"});
   ASSERT_EQ(r.outcome, checker::Outcome::kHolds)
       << (r.violation ? r.violation->name + ": " + r.violation->message : r.limit);
-  EXPECT_EQ(r.stats.states, 12772u);
-  EXPECT_EQ(r.stats.transitions, 45225u);
+  EXPECT_EQ(r.stats.states, 12660u);
+  EXPECT_EQ(r.stats.transitions, 44753u);
   EXPECT_EQ(r.stats.depth, 28u);
   auto t = check("takeover-pdb", {"--pdb-status=lagged", "--property", "no-pdb-overspend"});
   EXPECT_EQ(t.outcome, checker::Outcome::kHolds) << (t.violation ? t.violation->message : t.limit);

@@ -218,6 +218,7 @@ World PodRenaming::rename(const World& w, const std::array<PodId, kMaxPods>& to)
     r.nominated_[q] = w.nominated_[p];
     r.patch_node_[q] = w.patch_node_[p];
     r.last_victim_[q] = rename_pod(w.last_victim_[p], to);
+    r.stamp_[q] = w.stamp_[p];
     r.inflight_by_[q] = rename_set(w.inflight_by_[p], to);
   }
   for (WatchEvent& e : r.events_)
@@ -309,7 +310,8 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
     d.word(pack(w.api_[p]) | pack(w.lister_[p]) << 32);
     d.word(std::uint64_t{w.binding_[p]} | std::uint64_t{w.late_binding_[p]} << 8 |
            std::uint64_t{w.assumed_[p]} << 16 | std::uint64_t{w.nominated_[p]} << 24 |
-           std::uint64_t{w.patch_node_[p]} << 32 | std::uint64_t{l.standing_[p]} << 40);
+           std::uint64_t{w.patch_node_[p]} << 32 | std::uint64_t{l.standing_[p]} << 40 |
+           std::uint64_t{w.stamp_[p]} << 48);
     d.word(bit(w.uncreated_, p, 0) | bit(w.pool_, p, 1) | bit(w.gated_, p, 2) |
            bit(w.preempting_, p, 3) | bit(w.waiting_, p, 4) | bit(w.backoff_, p, 5) |
            bit(w.error_backoff_, p, 6) | bit(w.late_evictions_, p, 7) | bit(w.patches_, p, 8) |

@@ -299,7 +299,7 @@ TEST(Symmetry, StoresFewerStatesWhenPodsAreAlike) {
     std::uint64_t symmetry;
   };
   for (const Pin& pin : {Pin{"scenarios/four-victims.yaml", 21084, 19142},
-                         Pin{"scenarios/equal-priority-workers.yaml", 1431, 1359}}) {
+                         Pin{"scenarios/equal-priority-workers.yaml", 1747, 1655}}) {
     const auto cluster = cluster_of(pin.scenario, "reference");
     const auto plain = run(cluster, Reduction::kNone);
     const auto reduced = run(cluster, Reduction::kSymmetry);
