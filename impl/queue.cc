@@ -72,9 +72,10 @@ void World::restamp(PodId p) {
   // The timestamp is the clock's now: newer than every other pod's. newQueuedPodInfo sets it
   // at an Add (scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610, near the file's
   // end; line not counted), AddUnschedulableIfNotPresent refreshes it at every failure
-  // (L893); moves between activeQ, backoffQ and the pool keep it (moveToActiveQ L627-669,
-  // moveToBackoffQ L684-703). Between steps a priority's stamps are ranks 0..k-1; within a step a
-  // fresh one is one past the largest, and normalize_stamps() renumbers.
+  // (L893); moves between activeQ, backoffQ and the pool keep it (moveToActiveQ, read at
+  // that commit, line span not counted; moveToBackoffQ L684-703). Between steps a priority's
+  // stamps are ranks 0..k-1; within a step a fresh one is one past the largest, and
+  // normalize_stamps() renumbers.
   int newest = -1;
   for (std::size_t q = 0; q < stamp_.size(); ++q) {
     if (q != p && stamp_[q] != kNoStamp)
