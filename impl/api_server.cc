@@ -90,8 +90,10 @@ void World::land_binding(PodId p, StepReport& report) {
     }
     // Back to activeQ, or with backoff≠none to backoffQ's error part, as after any failed
     // binding (fail_binding).
-    if (lister_[p].node == kNoNode)
+    if (lister_[p].node == kNoNode) {
+      restamp(p);  // AddUnschedulableIfNotPresent's refresh (scheduling_queue.go@003b4460 L893)
       requeue_moved(p, report, true);
+    }
     return;
   }
   write_binding(p, node, report);

@@ -99,6 +99,8 @@ void World::normalize_stamps() {
   std::array<PodId, kMaxPods> by_stamp{};
   std::size_t k = 0;
   for (std::size_t q = 0; q < stamp_.size(); ++q) {
+    assert((stamp_[q] != kNoStamp || !has_pod(queued, static_cast<PodId>(q))) &&
+           "every queued pod has a queue timestamp");
     if (stamp_[q] == kNoStamp)
       continue;
     if (!has_pod(queued, static_cast<PodId>(q))) {
