@@ -218,11 +218,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   if (!checker::mpi::is_lead_rank())
     return code;
-  // Every counterexample is the schedule's replay of a violation's path; with per-property
-  // results each violated property has its own.
+  // Every counterexample is the schedule's replay of a violation's path — under --reduce
+  // watch-order, of the FIFO schedule it stands for; with per-property results each violated
+  // property has its own.
   std::optional<Schedule> schedule;
   if (r.violation)
-    schedule = replay_schedule(scenario, r.violation->path, options.checked);
+    schedule = replay_schedule(scenario, model.fifo_schedule(r.violation->path), options.checked);
   std::vector<report::TraceStep> steps;
   if (schedule)
     steps = report::trace(*schedule);
@@ -231,7 +232,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   for (const auto& entry : r.property_results) {
     if (entry.status == checker::PropertyStatus::kViolated && entry.violation &&
         !(r.violation && entry.violation->name == r.violation->name)) {
-      other_schedules.push_back(replay_schedule(scenario, entry.violation->path, options.checked));
+      other_schedules.push_back(
+          replay_schedule(scenario, model.fifo_schedule(entry.violation->path), options.checked));
       others.push_back({&*entry.violation, report::trace(other_schedules.back()), ""});
     }
   }

@@ -183,14 +183,17 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
              o.reduce = Reduction::kNone;
            } else if (v == "symmetry") {
              o.reduce = Reduction::kSymmetry;
+           } else if (v == "watch-order") {
+             o.reduce = Reduction::kWatchOrder;
            } else {
              throw CLI::ValidationError(
-                 fmt::format("--reduce expects none or symmetry, got '{}'", v));
+                 fmt::format("--reduce expects none, symmetry or watch-order, got '{}'", v));
            }
          },
-         "State-space reduction: none (the default) or symmetry (interchangeable pods are "
-         "stored once per renaming, SPEC §12); verdicts are the same, and every result is "
-         "the same for every thread and rank count")
+         "State-space reduction: none (the default), symmetry (interchangeable pods are "
+         "stored once per renaming) or watch-order (concurrent writes stored once per order "
+         "of the watch stream, counterexamples written as FIFO schedules), SPEC §12; "
+         "verdicts are the same, and every result is the same for every thread and rank count")
       ->type_name("R");
   app.add_option_function<std::string>(
          "--max-memory",

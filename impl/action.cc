@@ -64,6 +64,10 @@ std::vector<std::string_view> words(std::string_view line) {
 std::string_view action_keyword(ActionKind kind) { return info(kind).keyword; }
 
 std::string format_action(const Action& a, const Cluster& cluster) {
+  // Under the causal watch order `observe` names the pod whose oldest pending event it
+  // delivers (impl/watch_order.cc); a schedule of the FIFO model never does.
+  if (a.kind == ActionKind::kObserve && a.pod != kNoPod)
+    return fmt::format("{} {}", action_keyword(a.kind), cluster.pod_name(a.pod));
   switch (info(a.kind).arguments) {
     case 0:
       return std::string(action_keyword(a.kind));
@@ -115,6 +119,12 @@ std::optional<Action> parse_action(std::string_view line, const Cluster& cluster
           return Action{k.kind, kNoPod, kNoPod, static_cast<NodeId>(b)};
       }
       return fail(fmt::format("unknown PDB '{}'", w[1]));
+    }
+    if (k.kind == ActionKind::kObserve && w.size() == 2) {
+      auto pod = cluster.find_pod(w[1]);
+      if (!pod)
+        return fail(fmt::format("unknown pod '{}'", w[1]));
+      return Action{k.kind, *pod, kNoPod, kNoNode};
     }
     if (k.kind == ActionKind::kExternalBind) {
       if (w.size() != 3) {

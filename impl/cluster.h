@@ -72,6 +72,14 @@ struct Arrival {
   std::uint8_t id = 0;  ///< a PodId or a NodeId
 };
 
+/// How the informer may deliver the pending watch events (SPEC §12). kFifo: in the one order
+/// in which the model's steps wrote them. kCausal: in any order that keeps their
+/// happens-before order (impl/watch_order.cc), each state storing one canonical
+/// serialization: the exact reduction `--reduce watch-order`. kPerObject: only each object's
+/// own events in order, every write otherwise concurrent; unsound, kept so that the
+/// soundness tests show it caught (properties/watch_order_test.cc).
+enum class WatchOrder : std::uint8_t { kFifo, kCausal, kPerObject };
+
 /// The immutable part of a check.
 class Cluster {
  public:
@@ -106,6 +114,17 @@ class Cluster {
   /// The running pods the scenario places on node n (at the start, or with its create-node).
   PodSet placed_pods(NodeId n) const { return placed_[n]; }
 
+  /// The order in which the informer may deliver pending watch events (kFifo unless a
+  /// reduction chose another: with_watch_order()).
+  WatchOrder watch_order() const { return watch_order_; }
+  bool is_causal() const { return watch_order_ != WatchOrder::kFifo; }
+  /// This cluster with the informer's delivery order `order`.
+  Cluster with_watch_order(WatchOrder order) const {
+    Cluster c = *this;
+    c.watch_order_ = order;
+    return c;
+  }
+
  private:
   Scenario scenario_;
   std::vector<Resources> requests_;
@@ -116,6 +135,7 @@ class Cluster {
   std::vector<PodSet> placed_;
   PodSet expect_bound_ = 0;
   PodSet expect_not_bound_ = 0;
+  WatchOrder watch_order_ = WatchOrder::kFifo;
 };
 
 }  // namespace preemptcheck

@@ -101,6 +101,16 @@ std::uint64_t World::fingerprint() const {
     for (size_t p = 0; p < n; ++p)
       d.word(late_binding_[p]);
   }
+  // Only the causal watch order (--reduce watch-order) keeps a happens-before order of the
+  // pending events and the clocks that extend it: every FIFO state keeps its digest.
+  if (cluster_->is_causal()) {
+    d.word(std::uint64_t{1} << 54 | std::uint64_t{scheduler_clock_});
+    for (std::size_t i = 0; i < events_.size(); ++i)
+      d.word(std::uint64_t{event_after_[i]} | std::uint64_t{next_in_step_[i]} << 32);
+    d.word(must_deliver_);
+    for (size_t p = 0; p < n; ++p)
+      d.word(pod_clock_[p]);
+  }
   return d.value();
 }
 
@@ -153,7 +163,14 @@ std::uint64_t World::changeable_blocks() const {
   b |= used(offsetof(World, stamp_), stamp_);
   b |= used(offsetof(World, inflight_by_), inflight_by_);
   b |= whole(offsetof(World, waiting_),
-             offsetof(World, jobs_) - offsetof(World, waiting_));  // waiting_ to pdb_counted_
+             offsetof(World, event_after_) - offsetof(World, waiting_));  // to pdb_counted_
+  // Only the causal watch order keeps the pending events' order and clocks.
+  if (cluster_->is_causal()) {
+    b |= blocks(offsetof(World, event_after_), events_.size() * sizeof(std::uint32_t)) |
+         used(offsetof(World, pod_clock_), pod_clock_) |
+         whole(offsetof(World, scheduler_clock_), sizeof(scheduler_clock_)) |
+         blocks(offsetof(World, next_in_step_), events_.size());
+  }
   b |= used(offsetof(World, jobs_), jobs_) |
        whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
              sizeof(std::uint32_t));

@@ -12,11 +12,24 @@
 namespace preemptcheck {
 
 void World::observe(StepReport& report) {
-  WatchEvent e = events_.front();
-  events_.erase(events_.begin());
+  // FIFO: the head. The causal watch order: the pod's oldest pending event, which has no
+  // pending predecessor (impl/watch_order.cc).
+  const std::size_t k = delivered_event(report.action.pod);
+  WatchEvent e = events_[k];
+  events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(k));
+  if (cluster_->is_causal())
+    drop_event(k);
   report.event = e;
   const PodId p = e.pod;
   const PodObj old = lister_[p];
+  // stale-nomination=ignore: whether a later event of p is still pending. Reading it makes
+  // this delivery depend on p's later writes (StepReport::read_later_event).
+  const auto is_stale_update = [&] {
+    if (!mechanisms().stale_nominations_ignored)
+      return false;
+    report.read_later_event = true;
+    return has_later_event(p);
+  };
   switch (e.type) {
     case EventType::kAdded:
       lister_[p] = e.obj;
@@ -65,8 +78,7 @@ void World::observe(StepReport& report) {
         // at L1045, L1052 is not reached; QueueingHints on, L1029): the nominator keeps what
         // it had.
       } else if (e.obj.node == kNoNode && assumed_[p] == kNoNode &&
-                 !(old.nominated == kNoNode && e.obj.nominated == kNoNode) &&
-                 !(mechanisms().stale_nominations_ignored && has_later_event(p))) {
+                 !(old.nominated == kNoNode && e.obj.nominated == kNoNode) && !is_stale_update()) {
         // UpdateNominatedPod follows the API's nominatedNodeName, except that an update in
         // which neither the old nor the new object has one keeps an in-memory nomination made
         // before the patch landed (nominator.go@251a9c72 L125-133). Updates of an assumed pod

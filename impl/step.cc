@@ -35,6 +35,7 @@ World::World(const Cluster& cluster) : cluster_(&cluster) {
   patch_node_.assign(n, kNoNode);
   last_victim_.assign(n, kNoPod);
   inflight_by_.assign(n, 0);
+  pod_clock_.assign(n, 0);
   eviction_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.eviction_failures);
   binding_failures_left_ = static_cast<std::uint8_t>(c.scenario().faults.binding_failures);
   deletions_left_ = static_cast<std::uint8_t>(c.scenario().faults.deletions);
@@ -139,8 +140,25 @@ void World::enabled_actions(std::vector<Action>& out) const {
         break;
     }
   }
-  if (!events_.empty())
+  if (!cluster_->is_causal() && !events_.empty())
     out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
+  // The causal watch order: the informer may deliver any pending event none of whose
+  // happens-before predecessors is still pending — of each pod its oldest, in pod order.
+  if (cluster_->is_causal()) {
+    PodSet seen = 0;
+    PodSet ready = 0;
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      const PodId q = events_[i].pod;
+      if (!has_pod(seen, q) && event_after_[i] == 0)
+        ready |= pod_bit(q);
+      seen |= pod_bit(q);
+    }
+    // The rest of a step's writes, once the first is delivered, come before anything else.
+    if (must_deliver_ != 0)
+      ready = pod_bit(events_[must_deliver_ - 1U].pod);
+    for (PodId q : pods_in(ready))
+      out.push_back({ActionKind::kObserve, q, kNoPod});
+  }
   for (PodId p = 0; p < n; ++p) {
     if (api_[p].exists && api_[p].terminating)
       out.push_back({ActionKind::kTerminate, p, kNoPod});
@@ -381,6 +399,13 @@ std::string World::why_not_enabled(const Action& a) const {
 StepReport World::apply(const Action& a) {
   StepReport report;
   report.action = a;
+  // The events this step writes are events_[from…] once it is taken: `observe` delivers one
+  // first, a restart's relist drops every one.
+  std::size_t from = events_.size();
+  if (a.kind == ActionKind::kObserve)
+    from -= 1;
+  else if (a.kind == ActionKind::kRestart)
+    from = 0;
   switch (a.kind) {
     case ActionKind::kSchedule:
       assert(((!active_.empty() && active_.front() == a.pod) ||
@@ -462,6 +487,9 @@ StepReport World::apply(const Action& a) {
   }
   merge_duplicate_jobs();  // executor.cc
   normalize_stamps();
+  record_footprint(report);  // watch_order.cc
+  if (cluster_->is_causal())
+    order_new_events(report, from);
   return report;
 }
 

@@ -109,6 +109,15 @@ struct StepReport {
   PodId recorded_for = kNoPod;
   /// cycle=split, at `cycle-end`: an event recorded while the pod was in flight requeued it.
   bool requeued_in_flight = false;
+  /// `observe`: the step read whether another event of the delivered pod was still pending
+  /// (stale-nomination=ignore), so it depends on that pod's later writes.
+  bool read_later_event = false;
+  /// The step's footprint, which orders the watch events it writes under the causal watch
+  /// order (impl/watch_order.cc): whether it read or wrote the scheduler's side of the World
+  /// (every step but a kubelet's), and the pods whose API object or monitor memory it read or
+  /// wrote. Two steps with disjoint footprints commute.
+  bool touched_scheduler = false;
+  PodSet touched_pods = 0;
 };
 
 /// The version of World::fingerprint()'s digest: raised whenever the same state would digest
@@ -125,6 +134,9 @@ inline constexpr std::size_t kMaxActive = kMaxPods;
 inline constexpr std::size_t kMaxJobs = 2 * kMaxPods;
 inline constexpr std::size_t kMaxEvents = 4 * kMaxPods;
 using EventQueue = BoundedVec<WatchEvent, kMaxEvents>;
+/// Under the causal watch order the events pending are bits of a 32-bit mask: a step that
+/// would leave more pending throws std::length_error.
+inline constexpr std::size_t kMaxCausalEvents = 32;
 using ActiveQueue = BoundedVec<PodId, kMaxActive>;
 using JobList = BoundedVec<Job, kMaxJobs>;
 
@@ -180,6 +192,30 @@ class World {
   PodSet queued_patches() const { return patches_; }
   NodeId queued_patch(PodId p) const { return patch_node_[p]; }
   const EventQueue& events() const { return events_; }
+  /// Under the causal watch order (Cluster::watch_order()): the pending events that happen
+  /// before events()[i], as bits of their positions in events(). events() is then the
+  /// canonical serialization of that order: of the events with no pending predecessor, the
+  /// one of the lowest pod first. Always 0 under kFifo.
+  std::uint32_t happens_after(std::size_t i) const { return event_after_[i]; }
+  /// Under the causal watch order: the pending events that the last step touching pod p's
+  /// API object depended on, and the same for the scheduler's side (impl/watch_order.cc).
+  std::uint32_t pod_clock(PodId p) const { return pod_clock_[p]; }
+  std::uint32_t scheduler_clock() const { return scheduler_clock_; }
+  /// Under the causal watch order: the position in events() of the event that the same step
+  /// wrote right after events()[i], if it is pending; and of the event the informer must
+  /// deliver next, when it has delivered the first of one step's writes but not the rest (a
+  /// step writes atomically, so its events are adjacent in every serialization). Each is
+  /// events().size() when there is none.
+  std::size_t next_in_step(std::size_t i) const;
+  std::size_t must_deliver() const;
+  /// The position in events() of the event an `observe` of pod p delivers: the head under
+  /// kFifo (p ignored), p's oldest pending event under the causal order; events().size()
+  /// when there is none.
+  std::size_t delivered_event(PodId p) const;
+  /// This World on cluster `fifo` with its pending events in pod order (each pod's own in
+  /// their order) and no happens-before bookkeeping: what the serializations of concurrent
+  /// writes have in common. The watch order's soundness tests compare states by it.
+  World without_serialization(const Cluster& fifo) const;
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
   /// Whether arrival a has been created (trivially so for Arrival::Kind::kNone). Read off the
@@ -371,6 +407,16 @@ class World {
   /// A binding or an eviction the scheduler sent before its restart lands.
   void late_bind(PodId p, StepReport& report);
   void late_evict(PodId v, StepReport& report);
+  // watch_order.cc
+  /// Under the causal watch order: removes pending event k, renumbering every mask.
+  void drop_event(std::size_t k);
+  /// The footprint of the step just taken (StepReport::touched_*).
+  void record_footprint(StepReport& report) const;
+  /// Under the causal watch order, after a step whose new events are events_[from…]: each
+  /// happens after what the step's footprint depended on, the clocks advance, and the
+  /// pending events are put in their canonical serialization.
+  void order_new_events(const StepReport& report, std::size_t from);
+  void canonicalize_events();
   // pdb_status.cc
   /// pdb-status=lagged: whether PDB b's published count of healthy pods differs from the
   /// API server's, so that the disruption controller's `pdb-sync` would write a new status.
@@ -420,6 +466,13 @@ class World {
   PodSet late_evictions_ = 0;
   PodSet patches_ = 0;
   PodSet pdb_counted_ = 0;  ///< pdb-status=lagged: the PDBs' published healthy pods
+  /// The causal watch order's bookkeeping (happens_after(), pod_clock(), scheduler_clock());
+  /// all zero under kFifo.
+  std::array<std::uint32_t, kMaxCausalEvents> event_after_{};
+  PodArray<std::uint32_t> pod_clock_;
+  std::uint32_t scheduler_clock_ = 0;
+  /// next_in_step() and must_deliver() as a position plus one, 0 for none.
+  std::array<std::uint8_t, kMaxCausalEvents> next_in_step_{};
   JobList jobs_;
   CycleDecision in_flight_decision_;
 
@@ -434,7 +487,8 @@ class World {
   std::uint8_t deletions_left_ = 0;
   std::uint8_t restarts_left_ = 0;
   std::uint8_t external_bindings_left_ = 0;
-  std::array<std::uint8_t, 6> unused_{};  ///< always zero: a World has no padding
+  std::uint8_t must_deliver_ = 0;
+  std::array<std::uint8_t, 5> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

@@ -51,6 +51,8 @@ std::string_view reduction_name(Reduction r) {
       return "none";
     case Reduction::kSymmetry:
       return "symmetry";
+    case Reduction::kWatchOrder:
+      return "watch-order";
   }
   return "none";
 }

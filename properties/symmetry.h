@@ -18,10 +18,11 @@ namespace spec {
 class Ledger;
 }
 
-/// The reductions a check may apply (`--reduce`).
-enum class Reduction : std::uint8_t { kNone, kSymmetry };
+/// The reductions a check may apply (`--reduce`): kWatchOrder is the causal watch order
+/// (Cluster::watch_order(), impl/watch_order.cc), an exact quotient of the model.
+enum class Reduction : std::uint8_t { kNone, kSymmetry, kWatchOrder };
 
-/// "none" or "symmetry".
+/// "none", "symmetry" or "watch-order".
 std::string_view reduction_name(Reduction r);
 
 /// The symmetry classes of a cluster and the canonical relabelling of its states.

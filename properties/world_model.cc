@@ -10,6 +10,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "impl/watch_order.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -25,6 +27,16 @@ void raise_to(std::atomic<std::uint32_t>& peak, std::uint32_t value) {
 
 }  // namespace
 
+std::uint64_t WorldModel::ledger_blocks() {
+  const std::size_t ledger_block = offsetof(WorldState, ledger) / World::kImageBlock;
+  const std::size_t block_count =
+      (sizeof(WorldState) + World::kImageBlock - 1) / World::kImageBlock;
+  std::uint64_t out = 0;
+  for (std::size_t b = ledger_block; b < block_count; ++b)
+    out |= std::uint64_t{1} << b;
+  return out;
+}
+
 WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster)
     : WorldModel(std::move(cluster), std::bitset<spec::kPropertyCount>().set()) {}
 
@@ -33,13 +45,7 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
     : cluster_(std::move(cluster)),
       reference_{World(*cluster_), spec::Ledger(*cluster_)},
       checked_(checked) {
-  const std::size_t ledger_block = offsetof(WorldState, ledger) / World::kImageBlock;
-  const std::size_t block_count =
-      (sizeof(WorldState) + World::kImageBlock - 1) / World::kImageBlock;
-  for (std::size_t b = ledger_block; b < block_count; ++b) {
-    fixed_blocks_ |= std::uint64_t{1} << b;
-  }
-  fixed_blocks_ |= reference_.world.changeable_blocks();
+  fixed_blocks_ = ledger_blocks() | reference_.world.changeable_blocks();
   for (const spec::PropertyDef& d : spec::property_table()) {
     properties_.push_back(
         {std::string(d.name),
@@ -53,6 +59,19 @@ void WorldModel::reduce(Reduction r, Symmetry::Options options) {
   symmetry_.reset();
   if (r == Reduction::kSymmetry)
     symmetry_ = std::make_shared<const Symmetry>(*cluster_, options);
+  set_watch_order(r == Reduction::kWatchOrder ? WatchOrder::kCausal : WatchOrder::kFifo);
+}
+
+void WorldModel::set_watch_order(WatchOrder order) {
+  if (cluster_->watch_order() == order)
+    return;
+  cluster_ = std::make_shared<const Cluster>(cluster_->with_watch_order(order));
+  reference_ = {World(*cluster_), spec::Ledger(*cluster_)};
+  fixed_blocks_ = ledger_blocks() | reference_.world.changeable_blocks();
+}
+
+std::vector<Action> WorldModel::fifo_schedule(const std::vector<Action>& path) const {
+  return serialize_schedule(*cluster_, path);
 }
 
 void WorldModel::report(const spec::Findings& v, checker::Observation& obs) const {

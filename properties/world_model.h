@@ -60,7 +60,14 @@ class WorldModel {
   /// interchangeable pods are renamed share one fingerprint. `options` choose the classes
   /// (the default is the sound relation).
   void reduce(Reduction r, Symmetry::Options options = {});
+  /// The informer's delivery order from now on, whatever the reduction: reduce() sets kCausal
+  /// for Reduction::kWatchOrder and kFifo otherwise; the soundness tests also set the unsound
+  /// kPerObject. The model's cluster becomes a copy with that order (cluster()).
+  void set_watch_order(WatchOrder order);
   Reduction reduction() const { return reduction_; }
+  /// The schedule of the FIFO model that a path of this model stands for: the path itself,
+  /// or under the causal watch order its serialization (impl/watch_order.h).
+  std::vector<Action> fifo_schedule(const std::vector<Action>& path) const;
   /// Whether two different states may share a fingerprint (checker::merges_states).
   bool merges_states() const { return symmetry_ && symmetry_->reduces(); }
   const std::vector<checker::PropertyInfo>& properties() const { return properties_; }
@@ -86,6 +93,8 @@ class WorldModel {
 
  private:
   void report(const spec::Findings& v, checker::Observation& obs) const;
+  /// The blocks of a WorldState that hold the ledger.
+  static std::uint64_t ledger_blocks();
 
   std::shared_ptr<const Cluster> cluster_;
   WorldState reference_;  ///< the initial state, which pack() encodes against

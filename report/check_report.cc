@@ -87,8 +87,14 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
   report::print(out, "scenario   {} ({})\n", scenario.name, source);
   report::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   report::print(out, "explored   {}\n", stats_line(r.stats));
-  if (reduction != "none")
+  if (reduction == "symmetry")
     report::print(out, "reduction  {}: the states are counted once per renaming\n", reduction);
+  if (reduction == "watch-order") {
+    report::print(out,
+                  "reduction  {}: the states are counted once per serialization of concurrent "
+                  "writes; counterexamples are FIFO schedules\n",
+                  reduction);
+  }
   report::print(out, "           {}\n", collision_line(r.stats));
   report::print(
       out,
