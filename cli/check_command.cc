@@ -221,9 +221,27 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   // Every counterexample is the schedule's replay of a violation's path — under --reduce
   // watch-order, of the FIFO schedule it stands for; with per-property results each violated
   // property has its own.
+  // Under --reduce=watch-order a counterexample's FIFO schedule is checked here: every step
+  // enabled, and the property broken at its last step. A schedule that fails is a defect of the
+  // reduction (never seen): nothing is proven, and the check says so rather than print it.
+  std::string unconfirmed;
+  const auto fifo_schedule = [&](const checker::Violation<Action>& v) {
+    try {
+      Schedule s = replay_schedule(scenario, model.fifo_schedule(v.path), options.checked);
+      const auto& last = s.violated_at(s.steps.size());
+      const bool broken =
+          std::any_of(last.begin(), last.end(), [&](const auto& m) { return m.name == v.name; });
+      if (s.blocked || s.steps.size() != v.path.size() || !broken)
+        unconfirmed = fmt::format("its schedule of {} does not break it", v.name);
+      return s;
+    } catch (const std::exception& e) {
+      unconfirmed = fmt::format("{}: {}", v.name, e.what());
+      return replay_schedule(scenario, {}, options.checked);
+    }
+  };
   std::optional<Schedule> schedule;
   if (r.violation)
-    schedule = replay_schedule(scenario, model.fifo_schedule(r.violation->path), options.checked);
+    schedule = fifo_schedule(*r.violation);
   std::vector<report::TraceStep> steps;
   if (schedule)
     steps = report::trace(*schedule);
@@ -232,10 +250,17 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   for (const auto& entry : r.property_results) {
     if (entry.status == checker::PropertyStatus::kViolated && entry.violation &&
         !(r.violation && entry.violation->name == r.violation->name)) {
-      other_schedules.push_back(
-          replay_schedule(scenario, model.fifo_schedule(entry.violation->path), options.checked));
+      other_schedules.push_back(fifo_schedule(*entry.violation));
       others.push_back({&*entry.violation, report::trace(other_schedules.back()), ""});
     }
+  }
+  if (!unconfirmed.empty()) {
+    report::print(err,
+                  "preemptcheck: a counterexample of the reduced search is not confirmed by the "
+                  "unreduced model ({}): a defect of --reduce={}; nothing is proven, check "
+                  "without --reduce\n",
+                  unconfirmed, reduction_name(options.reduce));
+    return kExitLimit;
   }
   // A file that cannot be written after all (a full disk) costs the file, not the verdict:
   // the result is printed in full, the error named, and the exit code stays the verdict's.

@@ -1,7 +1,8 @@
 // `check --reduce`: the option's words and errors, the reduction named in the text and JSON
-// statistics, and every file `check --reduce=symmetry --out` writes replaying in the
-// unreduced model (`replay` checks every step), for every committed scenario under
-// `reference` and `kubernetes` and with mechanisms switched off that break properties.
+// statistics, and every file `check --reduce=symmetry --out` and `check --reduce=watch-order
+// --out` writes replaying in the unreduced model (`replay` checks every step), for every
+// committed scenario under `reference` and `kubernetes` and with mechanisms switched off that
+// break properties.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,8 +40,16 @@ TEST(cliCheckReduce, NamesTheReductionAndRefusesUnknownWords) {
   EXPECT_NE(out.find("\"reduction\":\"none\""), std::string::npos) << out;
   EXPECT_EQ(run({"check", scenario, "--quiet", "--reduce", "symmetry"}, out), kExitHolds);
   EXPECT_NE(out.find("reduction  symmetry"), std::string::npos) << out;
+  EXPECT_EQ(run({"check", scenario, "--quiet", "--json", "--reduce=watch-order"}, out), kExitHolds);
+  EXPECT_NE(out.find("\"reduction\":\"watch-order\""), std::string::npos) << out;
+  EXPECT_EQ(run({"check", scenario, "--quiet", "--reduce", "watch-order"}, out), kExitHolds);
+  EXPECT_NE(out.find("reduction  watch-order: the states are counted once per serialization"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(run({"check", scenario, "--quiet", "--reduce=por"}, out), kExitBadInput);
-  EXPECT_NE(out.find("--reduce expects none or symmetry, got 'por'"), std::string::npos) << out;
+  EXPECT_NE(out.find("--reduce expects none, symmetry or watch-order, got 'por'"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(run({"check", scenario, "--quiet", "--liveness", "--reduce=symmetry"}, out),
             kExitBadInput);
   EXPECT_NE(out.find("leave out --reduce"), std::string::npos) << out;
@@ -52,21 +61,23 @@ TEST(cliCheckReduce, NamesTheReductionAndRefusesUnknownWords) {
 // run on 1, 2 and 3 threads, repeated, prints the same document.
 TEST(cliCheckReduce, EveryRunAndThreadCountPrintsTheSame) {
   const std::string scenario = source_path("scenarios/four-victims.yaml");
-  std::string out;
-  std::string first;
-  for (int i = 0; i < 7; ++i) {
-    const std::string threads = std::to_string(1 + i % 3);
-    ASSERT_EQ(run({"check", scenario, "--quiet", "--json", "--profile", "kubernetes",
-                   "--reduce=symmetry", "--threads", threads},
-                  out),
-              kExitViolated);
-    nlohmann::json j = nlohmann::json::parse(out);
-    for (const char* key : {"seconds", "states_per_second", "peak_rss_bytes"})
-      j["stats"].erase(key);
-    if (i == 0)
-      first = j.dump(1);
-    else
-      EXPECT_EQ(j.dump(1), first);
+  for (const char* reduction : {"--reduce=symmetry", "--reduce=watch-order"}) {
+    std::string out;
+    std::string first;
+    for (int i = 0; i < 7; ++i) {
+      const std::string threads = std::to_string(1 + i % 3);
+      ASSERT_EQ(run({"check", scenario, "--quiet", "--json", "--profile", "kubernetes", reduction,
+                     "--threads", threads},
+                    out),
+                kExitViolated);
+      nlohmann::json j = nlohmann::json::parse(out);
+      for (const char* key : {"seconds", "states_per_second", "peak_rss_bytes"})
+        j["stats"].erase(key);
+      if (i == 0)
+        first = j.dump(1);
+      else
+        EXPECT_EQ(j.dump(1), first) << reduction;
+    }
   }
 }
 
@@ -81,29 +92,31 @@ TEST(cliCheckReduce, EveryFileTheReducedSearchWritesReplaysUnreduced) {
       {"--profile", "reference", "--assume=off"}};
   for (const std::string& scenario : scenarios) {
     for (const auto& variant : variants) {
-      const std::filesystem::path dir = scratch.path() / "out";
-      std::filesystem::remove_all(dir);
-      std::vector<std::string> args = {
-          "check",        scenario, "--out", dir.string(), "--quiet", "--json", "--reduce=symmetry",
-          "--max-states", "30000"};
-      args.insert(args.end(), variant.begin(), variant.end());
-      std::string out;
-      run(args, out);
-      if (!std::filesystem::exists(dir))
-        continue;
-      for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::string replay_out;
-        EXPECT_EQ(run({"replay", e.path().string()}, replay_out), kExitViolated)
-            << scenario << " " << e.path().filename() << "\n"
-            << replay_out;
-        EXPECT_NE(replay_out.find("reproduced at step"), std::string::npos) << replay_out;
-        EXPECT_EQ(replay_out.find("diverged"), std::string::npos) << replay_out;
-        ++replayed;
+      for (const char* reduction : {"--reduce=symmetry", "--reduce=watch-order"}) {
+        const std::filesystem::path dir = scratch.path() / "out";
+        std::filesystem::remove_all(dir);
+        std::vector<std::string> args = {"check",      scenario,       "--out",
+                                         dir.string(), "--quiet",      "--json",
+                                         reduction,    "--max-states", "30000"};
+        args.insert(args.end(), variant.begin(), variant.end());
+        std::string out;
+        run(args, out);
+        if (!std::filesystem::exists(dir))
+          continue;
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+          std::string replay_out;
+          EXPECT_EQ(run({"replay", e.path().string()}, replay_out), kExitViolated)
+              << scenario << " " << e.path().filename() << "\n"
+              << replay_out;
+          EXPECT_NE(replay_out.find("reproduced at step"), std::string::npos) << replay_out;
+          EXPECT_EQ(replay_out.find("diverged"), std::string::npos) << replay_out;
+          ++replayed;
+        }
       }
     }
   }
-  std::cout << replayed << " counterexamples of the reduced search replayed\n";
-  EXPECT_GE(replayed, 20U);
+  std::cout << replayed << " counterexamples of the reduced searches replayed\n";
+  EXPECT_GE(replayed, 40U);
 }
 
 }  // namespace

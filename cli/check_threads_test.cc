@@ -52,7 +52,9 @@ TEST(cliThreads, OneAndTwoThreadsPrintTheSameForEveryCommittedScenario) {
       {"--profile", "kubernetes", "--stop-at-first"},
       {"--profile", "kubernetes-1.35"},
       {"--reduce=symmetry"},
-      {"--profile", "kubernetes", "--reduce=symmetry"}};
+      {"--profile", "kubernetes", "--reduce=symmetry"},
+      {"--reduce=watch-order"},
+      {"--profile", "kubernetes", "--reduce=watch-order"}};
   for (const std::string& path : committed_scenarios()) {
     for (const std::vector<std::string>& extra : modes) {
       std::vector<std::string> args{path};
