@@ -149,9 +149,11 @@ void World::record_footprint(StepReport& r) const {
                         a.kind == ActionKind::kEvictFails || a.kind == ActionKind::kFinish;
   if (!job_step && a.kind != ActionKind::kBackoffExpires && a.pod != kNoPod)
     pods |= pod_bit(a.pod);
-  // An eviction that changed nothing found its victim gone or already being deleted, which
-  // its kubelet's last step does not change: it reads nothing the kubelet writes.
-  const bool blind = a.kind == ActionKind::kEvict && r.no_op;
+  // An eviction that changed nothing because its victim was already being evicted (deletion
+  // started, DisruptionTarget set) reads nothing its kubelet's last step changes: before it
+  // or after, the eviction changes nothing. One that found its victim gone did read the
+  // kubelet's write: before it, a pod deleted by a user without the condition gets it.
+  const bool blind = a.kind == ActionKind::kEvict && r.no_op && api_[a.victim].exists;
   if (a.victim != kNoPod && !blind)
     pods |= pod_bit(a.victim);
   if (r.pod != kNoPod)
@@ -317,9 +319,11 @@ std::vector<Action> serialize_schedule(const Cluster& causal, const std::vector<
       std::erase(pending, s.delivered);
     }
     if (a.kind == ActionKind::kRestart) {
+      // The relist drops every pending event: the next one delivered is written after it.
       for (const auto& [q, k] : pending)
         events[q][static_cast<std::size_t>(k)].gone = i;
       pending.clear();
+      delivered_count = written_count;
     }
     // The events written: per pod, those pending now beyond those pending before. A step
     // that writes several pods' events writes them in its program order, which the causal
