@@ -266,7 +266,10 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
   if (checker::mpi::init_if_launched() == 1) {
     return run_search_here(o, o.seed.value_or(random_seed()), out, err);
   }
-  // Distributed: every rank searches with rank 0's seed; only rank 0 prints.
+  // Distributed: every rank searches with rank 0's seed; only rank 0 prints. The ranks settle
+  // the generated clusters together, so one cannot stop alone at a safe point: a signal ends
+  // the run as it did before (the launcher passes it on).
+  InterruptSignals::give_back();
   const bool lead = checker::mpi::is_lead_rank();
   const auto drawn = static_cast<int>(static_cast<std::uint32_t>(random_seed()));
   const std::uint64_t seed =
