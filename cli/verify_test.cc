@@ -148,6 +148,19 @@ TEST(StoppedReplay, JudgesNoPropertyPastTheLastStepThatRan) {
   EXPECT_EQ(replay.rc, 2) << replay.out << replay.err;
   EXPECT_EQ(replay.out.find("holds at every step"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("not judged past step 0"), std::string::npos) << replay.out;
+  // A fingerprint that differs at step 3 (the digest still matches): judged up to step 2.
+  std::vector<std::string> changed = split_lines(read_text(file));
+  const std::string line = changed[step_lines(changed).at(2)];
+  const auto at = line.find("fingerprint: \"0x");
+  ASSERT_NE(at, std::string::npos) << line;
+  changed[step_lines(changed).at(2)].replace(at + 16, 16, "0123456789abcdef");
+  const std::string differs = dir.file("differs.yml");
+  write_text(differs, join_lines(changed));
+  const Ran diverged = run({"replay", differs});
+  EXPECT_EQ(diverged.rc, 2) << diverged.out << diverged.err;
+  EXPECT_NE(diverged.out.find("diverged at step 3"), std::string::npos) << diverged.out;
+  EXPECT_EQ(diverged.out.find("holds at every step"), std::string::npos) << diverged.out;
+  EXPECT_NE(diverged.out.find("not judged past step 2"), std::string::npos) << diverged.out;
 }
 
 TEST(Junit, ThatCannotBeWrittenIsRefusedBeforeTheSearch) {
