@@ -14,6 +14,7 @@
 #include "checker/mpi/mpi_world.h"
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
+#include "cli/interrupt_signals.h"
 #include "cli/options.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
@@ -327,6 +328,10 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   std::ostringstream document;
   std::ostream& command_out = json ? document : out;
   std::ostream& command_err = json ? captured : err;
+  // Only `check` and `search` stop at a safe point on SIGINT or SIGTERM (main() installed the
+  // handlers first thing); the other commands end on them as before.
+  if (command != "check" && command != "search")
+    InterruptSignals::give_back();
   int rc = kExitBadInput;
   if (command == "check")
     rc = run_check(c.check, command_out, command_err);

@@ -21,6 +21,7 @@
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
+#include "properties/recorded.h"
 #include "properties/schedule.h"
 #include "properties/world_explore.h"
 #include "properties/world_model.h"
@@ -124,8 +125,20 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   Scenario scenario;
   try {
-    scenario = options.scenario_of.empty() ? load_scenario(options.scenario_path)
-                                           : load_counterexample_file(options.scenario_of).scenario;
+    if (options.scenario_of.empty()) {
+      scenario = load_scenario(options.scenario_path);
+    } else {
+      // The file is verified as `replay` verifies it: a digest that does not match its inline
+      // scenario and switches means they were edited, and checking them would answer for
+      // another scenario than the one the file records. A file without a digest (an older
+      // version's, or written by hand) is what --scenario-of is for.
+      const Counterexample cx = load_counterexample_file(options.scenario_of);
+      if (cx.recorded_digest && !cx.digest_matches()) {
+        report::print(err, "preemptcheck: {}\n", refusal(cx, options.scenario_of, true));
+        return kExitBadInput;
+      }
+      scenario = cx.scenario;
+    }
   } catch (const ScenarioError& e) {
     report::print(err, "preemptcheck: {}\n", e.what());
     return kExitBadInput;
@@ -136,6 +149,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
   if (options.liveness) {
+    InterruptSignals::give_back();  // the whole graph is built at once: a signal ends it
     if (!options.out_dir.empty()) {
       if (const auto problem = output_directory_problem(options.out_dir)) {
         report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
@@ -158,10 +172,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     std::string problem;
     if (checker::mpi::is_lead_rank() && !options.out_dir.empty())
       problem = out_problem(options, scenario);
-    if (checker::mpi::is_lead_rank() && problem.empty() && !options.junit_path.empty()) {
-      const std::string parent = std::filesystem::path(options.junit_path).parent_path().string();
-      problem = output_directory_problem(parent.empty() ? "." : parent).value_or("");
-    }
+    if (checker::mpi::is_lead_rank() && problem.empty() && !options.junit_path.empty())
+      problem = output_file_problem(options.junit_path).value_or("");
     if (checker::mpi::from_lead_rank(problem.empty() ? 0 : 1) != 0) {
       if (!problem.empty())
         report::print(err, "preemptcheck: {}; nothing was searched\n", problem);
@@ -268,16 +280,20 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   std::string write_error;
   if (r.violation && !options.out_dir.empty()) {
     // One file per violated property, each with that property's own counterexample.
+    // Every file is tried, and every one that could not be written is named with its reason.
     const auto write = [&](const Schedule& s, const checker::Violation<Action>& v) {
       FoundBy found_by;
       found_by.states = r.stats.states;
+      std::string error;
       auto path = write_counterexample(
           to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
-          write_error);
+          error);
+      if (!error.empty())
+        write_error += (write_error.empty() ? "" : "; ") + error;
       return path.value_or(std::string());
     };
     written = write(*schedule, *r.violation);
-    for (std::size_t i = 0; i < others.size() && write_error.empty(); ++i)
+    for (std::size_t i = 0; i < others.size(); ++i)
       others[i].written = write(other_schedules[i], *others[i].violation);
   }
   report::CheckReport shown{scenario, source,          r,       trips,

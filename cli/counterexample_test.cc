@@ -112,13 +112,13 @@ TEST(CheckOut, FileNameSaysPropertyScenarioProfileAndSwitches) {
   // written only when `split`, so that files from before it keep their text and digest.
   const std::string text = read_text(files[0]);
   for (std::string_view m : mechanism_names()) {
-    if (!mechanism_printed(cx.scenario.mechanisms, m)) {
+    if (!mechanism_printed(cx.scenario.mechanisms, m, cx.scenario.profile)) {
       EXPECT_EQ(text.find(std::string(m) + ": "), std::string::npos) << m;
       continue;
     }
     EXPECT_NE(text.find(std::string(m) + ": "), std::string::npos) << m;
   }
-  EXPECT_FALSE(mechanism_printed(cx.scenario.mechanisms, "cycle"));
+  EXPECT_FALSE(mechanism_printed(cx.scenario.mechanisms, "cycle", cx.scenario.profile));
   EXPECT_NE(text.find("# Found by:  preemptcheck check "), std::string::npos);
 }
 

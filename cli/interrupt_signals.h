@@ -13,11 +13,19 @@ namespace preemptcheck::cli {
 
 /// While alive, SIGINT and SIGTERM set flag() to the signal's number; a second signal ends
 /// the process as before (the handler is reset once it has run). The previous handlers are
-/// restored when it is destroyed. One at a time.
+/// restored when it is destroyed. They nest: main() installs them first thing, so that a
+/// signal that arrives before the search begins is not lost (the search stops at its first
+/// safe point); a nested one (the search's) keeps that flag and that handler, and only the
+/// outermost restores the previous handlers.
 class InterruptSignals {
  public:
   InterruptSignals();
   ~InterruptSignals();
+
+  /// For the commands that do not stop at a safe point (replay, graph, import, a liveness
+  /// check): the previous handlers are put back, and a signal that already arrived ends the
+  /// process now, as it would have without the handlers.
+  static void give_back();
   InterruptSignals(const InterruptSignals&) = delete;
   InterruptSignals& operator=(const InterruptSignals&) = delete;
 

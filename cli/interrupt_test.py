@@ -2,7 +2,8 @@
 # SIGINT or SIGTERM during a long `check` stops it at the next safe point: it prints the
 # statistics it explored and "interrupted: nothing is proven" (text and --json) and exits 3,
 # or, when a violation was found before the signal, exits 1 with the counterexample written
-# and replayable.
+# and replayable; so does a signal in the check's first milliseconds. `search` stops the same
+# way, with its seed (text and --json), and writes a violation it found before the signal.
 #
 #   interrupt_test.py PREEMPTCHECK SOURCE_DIR [MPIRUN_WORDS]
 #
@@ -18,6 +19,12 @@ import tempfile
 import time
 
 binary, source = sys.argv[1], sys.argv[2]
+try:  # the documents are validated against the schema where python3-jsonschema is installed
+    import jsonschema
+    with open(os.path.join(source, "docs/json-schema/preemptcheck-output.schema.json")) as f:
+        validator = jsonschema.Draft202012Validator(json.load(f))
+except ImportError:
+    validator = None
 mpirun = shlex.split(sys.argv[3]) if len(sys.argv) > 3 else None
 # bench/three-nodes.yaml takes minutes on any machine: a signal after a few seconds always
 # finds it running.
@@ -101,6 +108,108 @@ if mpirun is None:
                    f"violation: {f} is not named")
             replay = subprocess.run([binary, "replay", path], cwd=source, capture_output=True)
             expect(replay.returncode == 1, f"violation: replay {f}: exit {replay.returncode}")
+    # A signal in the first milliseconds, before the search began: the handlers are installed
+    # first thing in main, so the check still stops with its statistics, never silently.
+    for delay in (0.03, 0.08):
+        p = subprocess.Popen([binary, "check", LONG, "--threads", "1"], cwd=source,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        print(f"$ preemptcheck check {LONG}  # SIGINT after {delay} s\n{out}{err}"
+              f"(exit {p.returncode})\n")
+        expect(p.returncode == 3, f"early signal ({delay} s): exit {p.returncode}, expected 3")
+        expect("result     interrupted: nothing is proven" in out,
+               f"early signal ({delay} s): no interrupted result line")
+
+    # `search` stops after the cluster under way: its seed, the statistics so far, exit 3.
+    rc, out, err = interrupted([binary, "search", "--seed", "11", "--runs", "100000000"],
+                               signal.SIGINT)
+    expect(rc == 3, f"search: exit {rc}, expected 3")
+    expect("search     seed 11," in out, "search: no seed")
+    expect("result     interrupted: nothing is proven; the search stopped at SIGINT after " in out,
+           "search: no interrupted result line")
+    expect("reproduce  preemptcheck search --seed 11 " in out, "search: no reproduce line")
+    rc, out, err = interrupted([binary, "search", "--runs", "100000000", "--json"],
+                               signal.SIGTERM, wait_for_progress=False)
+    expect(rc == 3, f"search --json: exit {rc}, expected 3")
+    try:
+        doc = json.loads(out)
+        expect(doc["outcome"] == "interrupted", f"search --json: outcome {doc['outcome']}")
+        expect(doc["interrupted"] == "SIGTERM", f"search --json: {doc.get('interrupted')}")
+        expect(isinstance(doc["seed"], int), "search --json: no seed")
+        expect(doc["reproduce"].startswith(f"preemptcheck search --seed {doc['seed']} "),
+               "search --json: no reproduce line with the seed")
+        expect(doc["exit_code"] == 3, f"search --json: exit_code {doc['exit_code']}")
+    except (ValueError, KeyError) as e:
+        failures.append(f"search --json: not the document expected ({e}):\n{out}")
+    # A violation found before the signal stands: shrinking stops where it got, the file is
+    # written and replays. Text first (a progress line says shrinking is under way), which also
+    # times it for --json, whose progress lines come out only at the end.
+    SHRINKS = ["search", "--seed", "2", "--profile", "kubernetes", "--gate=release-before-last",
+               "--property", "no-over-preemption", "--runs", "3000"]
+    with tempfile.TemporaryDirectory() as scratch:
+        start = time.monotonic()
+        p = subprocess.Popen([binary] + SHRINKS + ["--out", scratch], cwd=source,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        shrinking = None
+        for line in p.stderr:
+            if "shrinking" in line:
+                shrinking = time.monotonic() - start
+                p.send_signal(signal.SIGINT)
+                break
+        out, err = p.communicate(timeout=120)
+        ended = time.monotonic() - start
+        print(f"$ preemptcheck {' '.join(SHRINKS)}  # SIGINT while shrinking\n{out}{err}"
+              f"(exit {p.returncode})\n")
+        expect(shrinking is not None, "search: no shrinking progress line")
+        expect(p.returncode == 1, f"search shrinking: exit {p.returncode}, expected 1")
+        expect("interrupted SIGINT stopped the search while shrinking" in out,
+               "search shrinking: the interrupt is not reported")
+        files = os.listdir(scratch)
+        expect(len(files) == 1, f"search shrinking: files written {files}")
+        for f in files:
+            replay = subprocess.run([binary, "replay", os.path.join(scratch, f)], cwd=source,
+                                    capture_output=True, text=True)
+            expect(replay.returncode == 1 and "reproduced" in replay.stdout,
+                   f"search shrinking: replay {f}: exit {replay.returncode}")
+    # --json: the signal at a time inside the shrinking the text run saw, moved if it missed.
+    if shrinking is not None:
+        delay, doc = shrinking + 0.5, None
+        for attempt in range(4):
+            with tempfile.TemporaryDirectory() as scratch:
+                p = subprocess.Popen([binary] + SHRINKS + ["--out", scratch, "--json"],
+                                     cwd=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+                time.sleep(delay)
+                p.send_signal(signal.SIGINT)
+                out, err = p.communicate(timeout=120)
+                try:
+                    doc = json.loads(out)
+                except ValueError:
+                    failures.append(f"search --json shrinking: not JSON:\n{out}{err}")
+                    break
+                print(f"search --json, SIGINT after {delay:.1f} s: outcome {doc['outcome']}, "
+                      f"interrupted {doc.get('interrupted')}, exit {p.returncode}")
+                if doc["outcome"] == "interrupted":  # before the violation: later
+                    delay += 1.0
+                    continue
+                if "interrupted" not in doc:  # shrinking had ended: earlier
+                    delay = max(0.2, delay - 1.0)
+                    continue
+                expect(p.returncode == 1, f"search --json shrinking: exit {p.returncode}")
+                expect(doc["seed"] == 2 and doc["exit_code"] == 1,
+                       f"search --json shrinking: seed {doc['seed']}, exit {doc['exit_code']}")
+                if validator is not None:
+                    for e in validator.iter_errors(doc):
+                        failures.append(f"search --json shrinking: {e.json_path}: {e.message}")
+                replay = subprocess.run([binary, "replay", doc["counterexample"]], cwd=source,
+                                        capture_output=True, text=True)
+                expect(replay.returncode == 1 and "reproduced" in replay.stdout,
+                       f"search --json shrinking: replay: exit {replay.returncode}")
+                break
+        else:
+            failures.append("search --json: no SIGINT landed while shrinking in 4 attempts")
 else:
     # Under mpirun the launcher passes the signal on to the ranks (or ends them): the run
     # must end, never hang with a rank waiting for another.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# Runs every command with --json, on holding, violated, limited, interrupted and failing
-# inputs (a counterexample that cannot be written included), and validates each document
+# Runs every command with --json, on holding, violated, limited, interrupted (check and
+# search), stopped (a replay) and failing inputs (a counterexample that cannot be written
+# included), and validates each document
 # against docs/json-schema/preemptcheck-output.schema.json; the exit code must equal the
 # document's exit_code. Exits 77 (skipped) without python3-jsonschema.
 import json
@@ -95,6 +96,12 @@ with tempfile.TemporaryDirectory() as scratch:
                "--profile", "reference"], 2)
     if doc and not doc.get("diverged"):
         failures.append("replay --json exit 2: the document does not say why in 'diverged'")
+    # It stopped at step 2: no property is judged past step 1, none "holds".
+    if doc and any(p["verdict"] == "holds" for p in doc["properties"]):
+        failures.append("replay --json stopped at step 2: a property holds past the last step")
+    if doc and not any(p["verdict"] == "not-judged" and p.get("step") == 1
+                       for p in doc["properties"]):
+        failures.append("replay --json stopped at step 2: no property is not-judged past step 1")
     run(["replay", os.path.join(scratch, "missing.yaml"), "--json"], 2)
     doc = run(["graph", "--json", "--dot", os.path.join(scratch, "g.dot")], 0)
     if doc and (doc["states"] != 8819 or doc["around"] is not None):
@@ -108,6 +115,11 @@ with tempfile.TemporaryDirectory() as scratch:
     run(["search", "--json", "--seed", "9", "--runs", "100", "--nomination=async",
          "--out", scratch], 1)
     run(["search", "--json", "--stateful", "--seed", "1", "--runs", "2", "--max-steps", "20"], 0)
+    # An interrupted search: its seed and the statistics so far, "interrupted", exit 3.
+    doc = run(["search", "--json", "--seed", "11", "--runs", "100000000"], 3, interrupt_after=2)
+    if doc and (doc["outcome"] != "interrupted" or doc.get("interrupted") != "SIGINT"
+                or doc["seed"] != 11):
+        failures.append(f"search interrupted: the document does not say so: {doc}")
     run(["search", "--json", "--differential", "--seed", "1"], 2)
     doc = run(["import", "files/testdata/kubectl-cluster.yaml", "--json"], 0)
     if doc and not doc["dropped"]:

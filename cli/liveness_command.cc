@@ -17,7 +17,7 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
   const std::uint64_t max_states = o.limits.max_states.value_or(kDefaultLivenessStates);
   const LivenessRun run = check_no_starvation(scenario, max_states, command, !o.unfair);
   report::print(out, "scenario   {} ({})\n", scenario.name, source);
-  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
+  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms, scenario.profile));
   report::print(out, "liveness   {}, {}\n", spec::kNoStarvation,
                 o.unfair ? "without fairness: every loop counts, even one that neglects the "
                            "scheduler's own steps"

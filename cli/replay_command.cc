@@ -55,15 +55,17 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   if (!choose_mechanisms(run, o.mechanisms, "replay", "preemptcheck replay", err))
     return kExitBadInput;
   const bool overridden = run.mechanisms != cx.scenario.mechanisms;
-  // A file with no digest was written by hand: its steps are replayed, its property (if it
-  // names one) judged as under overridden switches, and nothing in it is verified.
-  const bool by_hand = !cx.recorded_digest;
+  // A file with no digest (written by hand), or with a step that has no fingerprint, is
+  // unverified: its steps are replayed, its property (if it names one) judged as under
+  // overridden switches, and nothing in it is reproduced — without every fingerprint a step
+  // added, dropped or swapped would go unnoticed, whatever the digest says.
+  const bool unverified = is_unverified(cx);
   report::Json doc = report::replay_document(o.file, cx, run);
   report::print_replay_head(o.file, cx, run, out);
 
   // The verdict: the exit code, and the document (printed under --json whatever it is).
   const auto finish = [&](int rc, const std::string& diverged) {
-    doc["reproduced"] = rc == kExitViolated && !overridden && !by_hand;
+    doc["reproduced"] = rc == kExitViolated && !overridden && !unverified;
     doc["diverged"] = diverged.empty() ? report::Json(nullptr) : report::Json(diverged);
     doc["exit_code"] = rc;
     if (o.json)
@@ -88,7 +90,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
       if (const std::string d = fingerprint_divergence(cx, schedule, i, o.file); !d.empty()) {
         report::print(err, "preemptcheck replay: {}\n", d);
         report::print(out, "result         diverged at step {} (exit 2)\n", k);
-        narration.verdicts(doc);
+        narration.verdicts(doc, i);
         return finish(kExitBadInput, fmt::format("the fingerprint differs at step {}", k));
       }
     }
@@ -101,7 +103,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     if (overridden)
       blocker = "\n  " + blocking_switches(run, cx.scenario.mechanisms, actions, b->number);
     const std::string stale =
-        overridden || by_hand
+        overridden || unverified
             ? std::string()
             : "\n  the file does not match the model (it was edited, or written by an older "
               "model): regenerate it with check --out";
@@ -113,12 +115,13 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
     report::print(out, "result         step {} is not enabled{} (exit 2)\n{}", b->number,
                   overridden ? " under these mechanisms: the schedule is impossible" : "",
                   blocker.empty() ? std::string() : blocker.substr(1) + "\n");
-    narration.verdicts(doc);
+    narration.verdicts(doc, b->number - 1);
     return finish(kExitBadInput, fmt::format("step {} is not enabled", b->number));
   }
   narration.verdicts(doc);
   if (cx.loop) {
-    const LassoReplay lasso = replay_lasso(cx, schedule, !overridden && !by_hand, o.file, out, err);
+    const LassoReplay lasso =
+        replay_lasso(cx, schedule, !overridden && !unverified, o.file, out, err);
     if (!o.html_path.empty()) {
       if (const std::string e = write_html(o, cx, run, schedule, lasso.diverged); !e.empty()) {
         report::print(err, "preemptcheck replay: {}\n", e);
@@ -130,7 +133,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   }
   std::string diverged;
   std::vector<std::string> met;
-  if (!overridden && !by_hand) {
+  if (!overridden && !unverified) {
     diverged = divergence(cx, schedule);
     met = met_on_the_way(cx, schedule);
   }
@@ -150,7 +153,7 @@ int run_replay(const ReplayOptions& o, std::ostream& shown, std::ostream& err) {
   const bool breaks =
       cx.property.empty() ? narration.any_break() : narration.first_break(cx.property) != nullptr;
   const int rc = breaks ? kExitViolated : kExitHolds;
-  report::print_replay_result(cx, overridden, by_hand, narration, met, out);
+  report::print_replay_result(cx, overridden, unverified, narration, met, out);
   return finish(rc, diverged);
 }
 

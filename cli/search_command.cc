@@ -13,6 +13,7 @@
 #include "checker/explore_failure.h"
 #include "checker/mpi/mpi_world.h"
 #include "cli/common.h"
+#include "cli/interrupt_signals.h"
 #include "files/scenario_yaml.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
@@ -41,10 +42,27 @@ bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream
   return true;
 }
 
+// The signal that stopped the search: "SIGINT", "SIGTERM".
+std::string signal_name(const std::atomic<int>* interrupt) {
+  return InterruptSignals::signal_name(interrupt != nullptr ? interrupt->load() : 0);
+}
+
+// A violation found before a signal stopped the search: it stands, shrunk as far as it got.
+void interrupted_note(const std::atomic<int>* interrupt, std::ostream& out, Json& doc) {
+  report::print(out,
+                "interrupted {} stopped the search while shrinking: the cluster above is the "
+                "smallest it reached\n",
+                signal_name(interrupt));
+  doc["interrupted"] = signal_name(interrupt);
+}
+
 int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostream& out,
                    std::ostream& err, Json& doc) {
   std::string error;
   SearchOptions s = *to_search_options(o, seed, error);  // the choice was checked already
+  // SIGINT and SIGTERM stop the search after the cluster under way, with what it found.
+  const InterruptSignals signals;
+  s.interrupt = signals.flag();
   s.progress = report::search_progress(o.runs, err);
   report::print_search_head(s, out);
   out.flush();
@@ -60,6 +78,15 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
   }
   const std::string command = search_command_line(o, seed);
   switch (r.outcome) {
+    case SearchResult::Outcome::kInterrupted:
+      report::print_interrupted_end(
+          signal_name(s.interrupt),
+          fmt::format("{} cluster{} ({} distinct) explored completely without a violation: {} "
+                      "states, {} transitions; {:.2f} s",
+                      r.clusters, r.clusters == 1 ? "" : "s", r.distinct, r.states, r.transitions,
+                      r.seconds),
+          report::search_stats(r), command, out, doc);
+      return kExitLimit;
     case SearchResult::Outcome::kHolds:
       report::print_search_end(s, r, command, out, doc);
       return kExitHolds;
@@ -74,6 +101,8 @@ int run_exhaustive(const SearchCommandOptions& o, std::uint64_t seed, std::ostre
   }
   const Counterexample cx = search_counterexample(*r.found, *r.shrunk, o.checked, seed, command);
   report::print_search_violation(s, r, cx, out);
+  if (r.interrupted)
+    interrupted_note(s.interrupt, out, doc);
   if (!write(cx, o, out, err, doc))
     return kExitBadInput;
   report::print_violation_end(cx, r.found->scenario, r.found->steps(), r.shrunk->scenario,
@@ -85,12 +114,21 @@ int run_stateful_search(const SearchCommandOptions& o, std::uint64_t seed, std::
                         std::ostream& err, Json& doc) {
   std::string error;
   StatefulOptions s = *to_stateful_options(o, seed, error);  // the choice was checked already
+  const InterruptSignals signals;
+  s.interrupt = signals.flag();
   s.progress = report::stateful_progress(o.runs, err);
   report::print_stateful_head(s, out);
   out.flush();
   const StatefulResult r = run_stateful(s);
   const std::string command = search_command_line(o, seed);
   switch (r.outcome) {
+    case StatefulResult::Outcome::kInterrupted:
+      report::print_interrupted_end(
+          signal_name(s.interrupt),
+          fmt::format("{} random run{} without a violation, {} steps; {:.2f} s", r.runs,
+                      r.runs == 1 ? "" : "s", r.steps, r.seconds),
+          report::stateful_stats(r), command, out, doc);
+      return kExitLimit;
     case StatefulResult::Outcome::kHolds:
       report::print_stateful_end(r, command, out, doc);
       return kExitHolds;
@@ -103,6 +141,8 @@ int run_stateful_search(const SearchCommandOptions& o, std::uint64_t seed, std::
   }
   const Counterexample cx = stateful_counterexample(*r.found, *r.reduced, o.checked, seed, command);
   report::print_stateful_violation(r, shortest_on_cluster(*r.reduced, o.max_states), cx, out);
+  if (r.interrupted)
+    interrupted_note(s.interrupt, out, doc);
   if (!write(cx, o, out, err, doc))
     return kExitBadInput;
   report::print_violation_end(cx, r.found->scenario, r.found->steps.size(), r.reduced->scenario,
@@ -226,7 +266,10 @@ int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::os
   if (checker::mpi::init_if_launched() == 1) {
     return run_search_here(o, o.seed.value_or(random_seed()), out, err);
   }
-  // Distributed: every rank searches with rank 0's seed; only rank 0 prints.
+  // Distributed: every rank searches with rank 0's seed; only rank 0 prints. The ranks settle
+  // the generated clusters together, so one cannot stop alone at a safe point: a signal ends
+  // the run as it did before (the launcher passes it on).
+  InterruptSignals::give_back();
   const bool lead = checker::mpi::is_lead_rank();
   const auto drawn = static_cast<int>(static_cast<std::uint32_t>(random_seed()));
   const std::uint64_t seed =

@@ -184,7 +184,13 @@ class Reader : StrictYaml {
       }
       return;
     }
-    if (!cx.property.empty() && !liveness) {
+    if (cx.property.empty()) {
+      fail(loop->key_node, fmt::format("'loop' marks a lasso, the counterexample of a liveness "
+                                       "property: expected 'property:' naming it ({}) beside "
+                                       "'loop'",
+                                       liveness_property_names()));
+    }
+    if (!liveness) {
       fail(loop->key_node, fmt::format("'loop' marks a lasso, the counterexample of a liveness "
                                        "property ({}); '{}' is a safety property",
                                        liveness_property_names(), cx.property));

@@ -127,7 +127,7 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
   out += fmt::format("profile: {}\n", cx.scenario.profile);
   std::string switches;
   for (std::string_view m : mechanism_names()) {
-    if (!mechanism_printed(cx.scenario.mechanisms, m))
+    if (!mechanism_printed(cx.scenario.mechanisms, m, cx.scenario.profile))
       continue;
     switches += fmt::format("{}{}: {}", switches.empty() ? "" : ", ", m,
                             mechanism_value(cx.scenario.mechanisms, m));

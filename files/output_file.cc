@@ -204,4 +204,24 @@ std::optional<std::string> output_directory_problem(const std::string& dir) {
   return std::nullopt;
 }
 
+std::optional<std::string> output_file_problem(const std::string& path) {
+  namespace fs = std::filesystem;
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    return fmt::format("cannot write '{}': {}", path, std::strerror(EISDIR));
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string dir = parent.empty() ? std::string(".") : parent.string();
+  if (::stat(dir.c_str(), &info) != 0) {
+    return fmt::format("cannot write '{}': {} ('{}')", path, std::strerror(errno), dir);
+  }
+  if (!S_ISDIR(info.st_mode))
+    return fmt::format("cannot write '{}': {} ('{}')", path, std::strerror(ENOTDIR), dir);
+  auto [fd, temp] = create_unique(dir, "preemptcheck-probe");
+  if (fd < 0)
+    return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+  ::close(fd);
+  ::unlink(temp.c_str());
+  return std::nullopt;
+}
+
 }  // namespace preemptcheck

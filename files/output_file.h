@@ -79,4 +79,9 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
 /// temporary file, so that it tells the truth for root and on read-only file systems too.
 std::optional<std::string> output_directory_problem(const std::string& dir);
 
+/// Why a file cannot be written at `path` (as write_file_atomically writes it, which creates
+/// no directory), or nullopt when it can: `path` is a directory, its directory does not exist
+/// or is not a directory, or no file can be created in it ("cannot write 'PATH': REASON").
+std::optional<std::string> output_file_problem(const std::string& path);
+
 }  // namespace preemptcheck

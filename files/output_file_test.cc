@@ -184,5 +184,23 @@ TEST(OutputDirectory, AFileInTheWayIsAProblem) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"plain"});
 }
 
+TEST(OutputFile, APathThatCannotTakeAFileIsAProblemBeforeAnythingIsWritten) {
+  const Scratch dir;
+  EXPECT_EQ(output_file_problem(dir.file("report.xml")), std::nullopt);
+  const auto directory = output_file_problem(dir.file(""));
+  ASSERT_TRUE(directory.has_value());
+  EXPECT_TRUE(contains(*directory, "Is a directory")) << *directory;
+  const auto missing = output_file_problem(dir.file("missing/x.xml"));
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(*missing, "cannot write '" + dir.file("missing/x.xml") +
+                          "': No such file or directory ('" + dir.file("missing") + "')");
+  std::ofstream(dir.file("plain")) << "x";
+  const auto under_a_file = output_file_problem(dir.file("plain/x.xml"));
+  ASSERT_TRUE(under_a_file.has_value());
+  EXPECT_TRUE(contains(*under_a_file, "Not a directory")) << *under_a_file;
+  // Judging creates nothing and leaves no probe behind.
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"plain"});
+}
+
 }  // namespace
 }  // namespace preemptcheck

@@ -152,7 +152,11 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name) {
   return std::string(s->values[static_cast<size_t>(s->get(m))]);
 }
 
-bool mechanism_printed(const Mechanisms& m, std::string_view name) {
+namespace {
+
+// Whether `name` is written out for `m` whatever the profile: always, or (for the switches
+// added later) when it is not at the reference's value.
+bool printed_under_reference(const Mechanisms& m, std::string_view name) {
   if (name == "cycle")
     return m.cycle != Cycle::kAtomic;
   if (name == "backoff")
@@ -170,6 +174,15 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name) {
   if (name == "binding-nomination")
     return m.binding_nomination;
   return true;
+}
+
+}  // namespace
+
+bool mechanism_printed(const Mechanisms& m, std::string_view name, std::string_view profile_name) {
+  if (printed_under_reference(m, name))
+    return true;
+  const std::optional<Mechanisms> base = profile(profile_name);
+  return base && mechanism_value(*base, name) != mechanism_value(m, name);
 }
 
 const std::vector<std::string_view>& profile_names() {
@@ -235,10 +248,10 @@ std::optional<Mechanisms> profile(std::string_view name) {
   return std::nullopt;
 }
 
-std::string describe(const Mechanisms& m) {
+std::string describe(const Mechanisms& m, std::string_view profile_name) {
   std::string out;
   for (const Switch& s : switches()) {
-    if (!mechanism_printed(m, s.name))
+    if (!mechanism_printed(m, s.name, profile_name))
       continue;
     if (!out.empty())
       out += ' ';

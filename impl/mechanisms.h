@@ -101,12 +101,14 @@ std::optional<std::string> set_mechanism(Mechanisms& m, std::string_view name,
 /// The value of mechanism `name` as it is spelled on the command line.
 std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
-/// Whether mechanism `name` is written out for `m` (describe(), a counterexample's
-/// `mechanisms:`): every switch always, except `cycle`, `backoff`, `patch-diff`,
-/// `api-calls`, `pdb-status`, `binding-victims`, `activate-in-memory` and
-/// `binding-nomination`, written only when not at their first value, so that every file and
-/// digest written before they existed keeps its text.
-bool mechanism_printed(const Mechanisms& m, std::string_view name);
+/// Whether mechanism `name` is written out for `m` under profile `profile_name` (describe(), a
+/// counterexample's `mechanisms:`). One rule: every switch always, except `cycle`, `backoff`,
+/// `patch-diff`, `api-calls`, `pdb-status`, `binding-victims`, `activate-in-memory` and
+/// `binding-nomination`, written only when their value differs from the reference's (their
+/// first value) or from the profile's, so that every file and digest written before they
+/// existed keeps its text, and a switch set back to the reference's value under a profile
+/// that changes it is never dropped.
+bool mechanism_printed(const Mechanisms& m, std::string_view name, std::string_view profile_name);
 
 /// The names of every profile, `reference` first.
 const std::vector<std::string_view>& profile_names();
@@ -114,8 +116,9 @@ const std::vector<std::string_view>& profile_names();
 /// The mechanisms of profile `name`, or nothing when there is no such profile.
 std::optional<Mechanisms> profile(std::string_view name);
 
-/// "inflight=on gate=last-victim …": every switch, in mechanism_names() order.
-std::string describe(const Mechanisms& m);
+/// "inflight=on gate=last-victim …": every switch mechanism_printed() writes under profile
+/// `profile_name`, in mechanism_names() order.
+std::string describe(const Mechanisms& m, std::string_view profile_name);
 
 /// Only the switches that differ from `base`, as "--name=value" words; empty when equal.
 std::vector<std::string> differences(const Mechanisms& m, const Mechanisms& base);

@@ -4,12 +4,18 @@
 #include <rapidcheck.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include <optional>
 #include <random>
 #include <sstream>
 #include <unordered_map>
 
 namespace preemptcheck {
 namespace {
+
+// Thrown by the listener when RapidCheckRun::stop says so: it leaves checkProperty between
+// two cases (or two shrinks), outside the property, so RapidCheck does not take it for a
+// failure.
+struct Stopped {};
 
 class Listener : public rc::detail::TestListenerAdapter {
  public:
@@ -18,10 +24,14 @@ class Listener : public rc::detail::TestListenerAdapter {
   void onTestCaseFinished(const rc::detail::CaseDescription&) override {
     if (run_.on_case)
       run_.on_case();
+    if (run_.stop && run_.stop())
+      throw Stopped{};
   }
   void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override {
     if (run_.on_shrink)
       run_.on_shrink(accepted);
+    if (run_.stop && run_.stop())
+      throw Stopped{};
   }
 
  private:
@@ -43,10 +53,17 @@ RapidCheckOutcome run_rapidcheck(const std::function<void()>& property, const Ra
   Listener listener(run);
   // An empty reproduce map: RapidCheck neither reads RC_PARAMS nor prints its configuration.
   const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;
-  const rc::detail::TestResult result = rc::detail::checkProperty(
-      rc::detail::toProperty(property), metadata, params, listener, no_reproduce);
-
   RapidCheckOutcome out;
+  std::optional<rc::detail::TestResult> checked;
+  try {
+    checked.emplace(rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params,
+                                              listener, no_reproduce));
+  } catch (const Stopped&) {
+    out.kind = RapidCheckOutcome::Kind::kStopped;
+    return out;
+  }
+  const rc::detail::TestResult& result = *checked;
+
   std::ostringstream text;
   if (result.is<rc::detail::SuccessResult>()) {
     out.kind = RapidCheckOutcome::Kind::kSuccess;

@@ -18,10 +18,13 @@ struct RapidCheckRun {
   std::function<void()> on_case;
   /// Called after every shrink tried, with whether it still failed (and so was kept).
   std::function<void(bool accepted)> on_shrink;
+  /// Asked after every case and every shrink tried: true ends the run there (kStopped; a
+  /// signal asked the command to stop).
+  std::function<bool()> stop;
 };
 
 struct RapidCheckOutcome {
-  enum class Kind { kSuccess, kFailure, kGaveUp, kError };
+  enum class Kind { kSuccess, kFailure, kGaveUp, kError, kStopped };
   Kind kind = Kind::kSuccess;
   int successes = 0;
   std::string message;  ///< RapidCheck's own report, for a failure, a give-up or an error

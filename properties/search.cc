@@ -146,8 +146,14 @@ class Search {
         ++r_.shrinks_accepted;
       report();
     };
+    run.stop = [this] { return stopped(); };
     const RapidCheckOutcome outcome = run_rapidcheck([&] { check_case(gen); }, run);
     switch (outcome.kind) {
+      case RapidCheckOutcome::Kind::kStopped:
+        r_.interrupted = true;
+        r_.outcome =
+            r_.shrunk ? SearchResult::Outcome::kViolated : SearchResult::Outcome::kInterrupted;
+        break;
       case RapidCheckOutcome::Kind::kSuccess:
         r_.outcome = SearchResult::Outcome::kHolds;
         break;
@@ -177,6 +183,10 @@ class Search {
     const Scenario scenario = *gen;
     Explored* explored = &explore(scenario, false);
     case_states_ = explored->result.stats.states;
+    if (explored->result.outcome == checker::Outcome::kLimitReached && stopped()) {
+      // A signal cut the cluster's search: neither counted nor cut; the run stops after it.
+      RC_DISCARD("interrupted");
+    }
     if (explored->result.outcome == checker::Outcome::kLimitReached) {
       if (!r_.found)
         ++r_.cut;
@@ -361,6 +371,9 @@ class Search {
     walked_ = true;
   }
 
+  // Whether a signal asked the search to stop (never during the distributed walk).
+  bool stopped() const { return !walking_ && o_.interrupt != nullptr && o_.interrupt->load() != 0; }
+
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   // The cluster's search, from the cache when it was explored already (`fully`: not from a
@@ -375,8 +388,10 @@ class Search {
     WorldModel model(std::make_shared<const Cluster>(scenario), o_.checked);
     checker::ExploreOptions<Action> explore_options;
     explore_options.threads = o_.threads;
-    Explored e{explore_world(model, checker::Limits{o_.max_states, std::nullopt, std::nullopt},
-                             explore_options)};
+    checker::Limits limits{o_.max_states, std::nullopt, std::nullopt};
+    if (!walking_)
+      limits.interrupt = o_.interrupt;
+    Explored e{explore_world(model, limits, explore_options)};
     e.result.violating_states.clear();
     e.result.level_starts.clear();
     e.result.properties.clear();

@@ -6,6 +6,7 @@
 // and by `preemptcheck search`.
 #pragma once
 
+#include <atomic>
 #include <bitset>
 #include <cstdint>
 #include <functional>
@@ -63,6 +64,10 @@ struct SearchOptions {
   /// (properties/search.cc says how). Every rank must call run_search alike. Ignored outside
   /// MPI and with one rank.
   bool distributed = false;
+  /// Non-zero once a signal asks the search to stop (cli/interrupt_signals.h): the cluster
+  /// being explored is abandoned and the search ends after it, with what it found. Not
+  /// looked at during a distributed search's shared walk.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 /// A failing cluster and its breadth-first search (whose violation is set).
@@ -77,10 +82,11 @@ struct FailingCluster {
 
 struct SearchResult {
   enum class Outcome {
-    kHolds,     ///< `runs` clusters explored completely, no violation
-    kViolated,  ///< a cluster violated a checked property
-    kGaveUp,    ///< too many clusters were cut before `runs` were explored
-    kError,     ///< RapidCheck reported an error (a generator failed)
+    kHolds,        ///< `runs` clusters explored completely, no violation
+    kViolated,     ///< a cluster violated a checked property
+    kGaveUp,       ///< too many clusters were cut before `runs` were explored
+    kError,        ///< RapidCheck reported an error (a generator failed)
+    kInterrupted,  ///< a signal stopped it before any violation (SearchOptions::interrupt)
   };
   Outcome outcome = Outcome::kHolds;
   int clusters = 0;  ///< generated clusters explored completely without a violation
@@ -97,6 +103,9 @@ struct SearchResult {
   int shrinks_accepted = 0;
   double seconds = 0;
   std::string message;  ///< RapidCheck's report for kGaveUp and kError
+  /// A signal stopped it: kInterrupted, or kViolated with `shrunk` the smallest failing
+  /// cluster shrinking had reached.
+  bool interrupted = false;
   /// A distributed search: false on every rank but 0, whose result is the search's (the
   /// others' results are empty).
   bool lead = true;

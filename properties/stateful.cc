@@ -133,6 +133,7 @@ class Stateful {
         ++r_.shrinks_accepted;
       report();
     };
+    run.stop = [this] { return o_.interrupt != nullptr && o_.interrupt->load() != 0; };
     const RapidCheckOutcome outcome = run_rapidcheck(
         [&] {
           const Scenario scenario = *gen;
@@ -156,6 +157,11 @@ class Stateful {
         },
         run);
     switch (outcome.kind) {
+      case RapidCheckOutcome::Kind::kStopped:
+        r_.interrupted = true;
+        r_.outcome = recorder_.last ? StatefulResult::Outcome::kViolated
+                                    : StatefulResult::Outcome::kInterrupted;
+        break;
       case RapidCheckOutcome::Kind::kSuccess:
         r_.outcome = StatefulResult::Outcome::kHolds;
         break;

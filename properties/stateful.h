@@ -6,6 +6,7 @@
 // long as the schedule still breaks the same property.
 #pragma once
 
+#include <atomic>
 #include <bitset>
 #include <cstdint>
 #include <functional>
@@ -41,10 +42,14 @@ struct StatefulOptions {
   std::bitset<spec::kPropertyCount> checked = std::bitset<spec::kPropertyCount>().set();
   int max_steps = 150;  ///< a run takes 1..max_steps commands
   std::function<void(const StatefulProgress&)> progress;
+  /// Non-zero once a signal asks the search to stop: it ends after the run (or shrink) under
+  /// way, with what it found.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 struct StatefulResult {
-  enum class Outcome { kHolds, kViolated, kGaveUp, kError };
+  /// kInterrupted: a signal stopped it before any violation (StatefulOptions::interrupt).
+  enum class Outcome { kHolds, kViolated, kGaveUp, kError, kInterrupted };
   Outcome outcome = Outcome::kHolds;
   int runs = 0;                           ///< runs that ended without a violation
   std::uint64_t steps = 0;                ///< steps those runs took
@@ -55,6 +60,8 @@ struct StatefulResult {
   int shrinks_accepted = 0;
   double seconds = 0;
   std::string message;  ///< RapidCheck's report for kGaveUp and kError
+  /// A signal stopped it: kInterrupted, or kViolated with the shrinking reached so far.
+  bool interrupted = false;
 };
 
 /// The breadth-first search of `broken`'s cluster for its property alone, up to `max_states`:

@@ -16,7 +16,7 @@ namespace preemptcheck::report {
 using Json = nlohmann::ordered_json;
 
 /// The version of the output layout; raised when a key changes meaning or goes away.
-inline constexpr int kJsonSchemaVersion = 2;
+inline constexpr int kJsonSchemaVersion = 3;
 
 /// {"schema_version", "version", "command"}: the head of every document.
 Json json_document(std::string_view command);

@@ -46,7 +46,8 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
     report::print(out, "               also {}: {}\n", m.name, m.message);
   report::print(out, "found          {}\n", found_by_text(cx));
   report::print(out, "scenario       {}\n", run.name);
-  report::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
+  report::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms, run.profile),
+                run.profile);
   if (run.mechanisms != cx.scenario.mechanisms) {
     std::string diffs;
     for (const std::string& d : differences(run.mechanisms, cx.scenario.mechanisms)) {
@@ -56,7 +57,8 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
                   "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
                   "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
                   "2 that the schedule is impossible under these switches\n",
-                  describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
+                  describe(cx.scenario.mechanisms, cx.scenario.profile), cx.scenario.profile, diffs,
+                  cx.property);
     report::print(out,
                   "illustration   this replays one schedule under other mechanisms, to show where "
                   "it breaks; it proves nothing. To prove the race closed, check every "
@@ -68,11 +70,12 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
                   "held, 2 that a step is not enabled\n",
                   cx.property.empty() ? std::string("a property") : cx.property);
   } else if (!cx.every_step_fingerprinted()) {
-    report::print(
-        out,
-        "               as recorded, but the file's steps carry no fingerprints: replayed "
-        "under --allow-unfingerprinted, a step the model now takes differently goes "
-        "unnoticed\n");
+    report::print(out,
+                  "unverified     a step carries no fingerprint: replayed under "
+                  "--allow-unfingerprinted, a step added, dropped, swapped or taken differently "
+                  "goes unnoticed, so nothing in it is verified; exit 1 means {} broke at some "
+                  "step, 0 that every step ran and it held, 2 that a step is not enabled\n",
+                  cx.property.empty() ? std::string("a property") : cx.property);
   } else {
     report::print(out, "               as recorded; every step's fingerprint is compared\n");
   }
@@ -121,7 +124,7 @@ const ReplayNarration::Break* ReplayNarration::first_break(std::string_view prop
   return it == breaks_.end() ? nullptr : &it->second;
 }
 
-void ReplayNarration::verdicts(Json& doc) {
+void ReplayNarration::verdicts(Json& doc, std::optional<std::size_t> stopped_after) {
   report::print(out_, "\nverdicts\n");
   doc["steps"] = std::move(steps_);
   Json verdicts = Json::array();
@@ -129,13 +132,20 @@ void ReplayNarration::verdicts(Json& doc) {
     if (d.is_witness)
       continue;
     const Break* b = first_break(d.name);
+    const bool judged = b != nullptr || !stopped_after;
     verdicts.push_back({{"name", d.name},
                         {"kind", "safety"},
-                        {"verdict", b == nullptr ? "holds" : "violated"},
+                        {"verdict", b != nullptr ? "violated"
+                                    : judged     ? "holds"
+                                                 : "not-judged"},
                         {"message", b == nullptr ? std::string() : b->message}});
     if (b != nullptr)
       verdicts.back()["step"] = b->step;
-    if (b == nullptr) {
+    if (!judged) {
+      verdicts.back()["step"] = *stopped_after;
+      report::print(out_, "  {:<22} not judged past step {}: the replay stopped there\n", d.name,
+                    *stopped_after);
+    } else if (b == nullptr) {
       report::print(out_, "  {:<22} holds at every step\n", d.name);
     } else {
       report::print(out_, "  {:<22} VIOLATED {}: {}\n", d.name, at_step(b->step), b->message);
@@ -144,13 +154,13 @@ void ReplayNarration::verdicts(Json& doc) {
   doc["properties"] = std::move(verdicts);
 }
 
-void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand,
+void print_replay_result(const Counterexample& cx, bool overridden, bool unverified,
                          const ReplayNarration& narration, const std::vector<std::string>& met,
                          std::ostream& out) {
   for (const std::string& m : met) {
     report::print(out, "on the way     {} (another property than the file's: a note)\n", m);
   }
-  if (by_hand && cx.property.empty()) {
+  if (unverified && cx.property.empty()) {
     if (narration.any_break()) {
       report::print(out,
                     "result         every step ran; a property broke (see the verdicts); "
@@ -163,19 +173,19 @@ void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand
     return;
   }
   const ReplayNarration::Break* recorded = narration.first_break(cx.property);
-  const std::string_view how = by_hand ? "; unverified" : "";
-  if (!overridden && !by_hand) {
+  const std::string_view how = unverified ? "; unverified" : "";
+  if (!overridden && !unverified) {
     report::print(out,
                   "result         the recorded violation of {} reproduced at step {}, the recorded "
                   "step, with the recorded message (exit 1)\n",
                   cx.property, cx.steps.size());
   } else if (recorded != nullptr) {
     report::print(out, "result         {} {} breaks {}: {}{} (exit 1)\n",
-                  by_hand ? "as written," : "under these mechanisms", cx.property,
+                  unverified ? "as written," : "under these mechanisms", cx.property,
                   at_step(recorded->step), recorded->message, how);
   } else if (!narration.any_break()) {
     report::print(out, "result         every step ran and every property held{}{} (exit 0)\n",
-                  by_hand ? "" : ": the race is closed under these mechanisms", how);
+                  unverified ? "" : ": the race is closed under these mechanisms", how);
   } else {
     report::print(out,
                   "result         every step ran and {} held at every step, though another "

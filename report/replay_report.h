@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,8 +54,11 @@ class ReplayNarration {
   void findings(const spec::Findings& findings, std::size_t k);
 
   /// Prints the verdicts: each safety property held at every step, or its first break; sets
-  /// doc's "steps" (every step narrated) and "properties".
-  void verdicts(Json& doc);
+  /// doc's "steps" (every step narrated) and "properties". When the replay stopped early
+  /// (`stopped_after`: the last step whose state was judged, 0 for the initial state), a
+  /// property that did not break by then is "not judged past step k" ("not-judged" in JSON),
+  /// never "holds": the steps after it never ran.
+  void verdicts(Json& doc, std::optional<std::size_t> stopped_after = std::nullopt);
 
   /// `property`'s first break; nullptr when it held at every step.
   const Break* first_break(std::string_view property) const;
@@ -74,9 +78,10 @@ class ReplayNarration {
 
 /// The result line of a replay that ran every step and did not diverge, after a note for each
 /// property `met` on the way: the recorded violation reproduced (as recorded), or — under
-/// overriding switches, or for a schedule written by hand (`by_hand`: no digest, nothing
-/// verified) — whether cx's property (any property, when the file names none) breaks.
-void print_replay_result(const Counterexample& cx, bool overridden, bool by_hand,
+/// overriding switches, or for an unverified file (`unverified`: written by hand with no
+/// digest, or a step without its fingerprint) — whether cx's property (any property, when the
+/// file names none) breaks.
+void print_replay_result(const Counterexample& cx, bool overridden, bool unverified,
                          const ReplayNarration& narration, const std::vector<std::string>& met,
                          std::ostream& out);
 

@@ -62,6 +62,12 @@ void print_stateful_end(const StatefulResult& r, std::string_view command, std::
 void print_stateful_violation(const StatefulResult& r, const checker::Result<Action>& shortest,
                               const Counterexample& cx, std::ostream& out);
 
+/// The end of a search a signal stopped before any violation: "interrupted: nothing is
+/// proven", what it explored so far (`explored`), the line that repeats it with its seed and
+/// "(exit 3)"; sets doc's "outcome" ("interrupted"), "interrupted" (`signal`) and "stats".
+void print_interrupted_end(std::string_view signal, std::string_view explored, Json stats,
+                           std::string_view command, std::ostream& out, Json& doc);
+
 /// Where `cx` went: "counterexample PATH" and its replay command, or, when `path` is empty
 /// (no --out), how to write it; sets doc's "counterexample" when written.
 void print_written(std::string_view path, std::ostream& out, Json& doc);
