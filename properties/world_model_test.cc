@@ -42,10 +42,12 @@ struct Walked {
   std::size_t packed_bytes = 0;
 };
 
-// 60 seeded random walks of up to 80 steps from the initial state of `scenario`.
-Walked walk(Scenario scenario, const std::string& label) {
+// 60 seeded random walks of up to 80 steps from the initial state of `scenario`, with the
+// informer's delivery order `order` (the causal one keeps the events' order and clocks too).
+Walked walk(Scenario scenario, const std::string& label, WatchOrder order = WatchOrder::kFifo) {
   const auto cluster = std::make_shared<const Cluster>(std::move(scenario));
-  const WorldModel model(cluster);
+  WorldModel model(cluster);
+  model.set_watch_order(order);
   const WorldState initial = model.initial_state();
   std::mt19937_64 random(20261203);
   std::vector<Action> actions;
@@ -95,11 +97,15 @@ TEST(WorldModelPack, RoundTripsOnEveryCommittedScenarioAndProfile) {
         s.profile = std::string(name);
         s.mechanisms = *profile(name);
         ASSERT_FALSE(set_mechanism(s.mechanisms, "cycle", cycle));
-        const Walked w =
-            walk(s, entry.path().filename().string() + " " + std::string(name) + " " + cycle);
-        EXPECT_GT(w.states, 60U);
-        // The encoding is a delta from the initial state: far smaller than the state.
-        EXPECT_LT(w.packed_bytes / w.states, sizeof(WorldState) / 4);
+        for (const WatchOrder order : {WatchOrder::kFifo, WatchOrder::kCausal}) {
+          const Walked w = walk(s,
+                                entry.path().filename().string() + " " + std::string(name) + " " +
+                                    cycle + (order == WatchOrder::kCausal ? " watch-order" : ""),
+                                order);
+          EXPECT_GT(w.states, 60U);
+          // The encoding is a delta from the initial state: far smaller than the state.
+          EXPECT_LT(w.packed_bytes / w.states, sizeof(WorldState) / 4);
+        }
       }
     }
   }
