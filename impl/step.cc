@@ -319,7 +319,17 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kFinish:
       return job_state();
     case ActionKind::kObserve:
-      return "no watch event is pending";
+      if (a.pod != kNoPod && !cluster_->is_causal()) {
+        return fmt::format(
+            "the informer delivers the oldest pending event, whatever its pod: write "
+            "'observe' (a pod is named only under --reduce=watch-order)");
+      }
+      if (a.pod != kNoPod && delivered_event(a.pod) < events_.size())
+        return fmt::format("an event that happens before {}'s oldest is still pending", p);
+      if (a.pod != kNoPod)
+        return fmt::format("no watch event of {} is pending", p);
+      return events_.empty() ? "no watch event is pending"
+                             : "under the causal watch order `observe` names a pod";
     case ActionKind::kTerminate:
       return fmt::format("{} is not terminating", p);
     case ActionKind::kFlush:
