@@ -140,25 +140,7 @@ void World::enabled_actions(std::vector<Action>& out) const {
         break;
     }
   }
-  if (!cluster_->is_causal() && !events_.empty())
-    out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
-  // The causal watch order: the informer may deliver any pending event none of whose
-  // happens-before predecessors is still pending — of each pod its oldest, in pod order.
-  if (cluster_->is_causal()) {
-    PodSet seen = 0;
-    PodSet ready = 0;
-    for (std::size_t i = 0; i < events_.size(); ++i) {
-      const PodId q = events_[i].pod;
-      if (!has_pod(seen, q) && event_after_[i] == 0)
-        ready |= pod_bit(q);
-      seen |= pod_bit(q);
-    }
-    // The rest of a step's writes, once the first is delivered, come before anything else.
-    if (must_deliver_ != 0)
-      ready = pod_bit(events_[must_deliver_ - 1U].pod);
-    for (PodId q : pods_in(ready))
-      out.push_back({ActionKind::kObserve, q, kNoPod});
-  }
+  enabled_observes(out);  // watch_order.cc
   for (PodId p = 0; p < n; ++p) {
     if (api_[p].exists && api_[p].terminating)
       out.push_back({ActionKind::kTerminate, p, kNoPod});
@@ -319,17 +301,7 @@ std::string World::why_not_enabled(const Action& a) const {
     case ActionKind::kFinish:
       return job_state();
     case ActionKind::kObserve:
-      if (a.pod != kNoPod && !cluster_->is_causal()) {
-        return fmt::format(
-            "the informer delivers the oldest pending event, whatever its pod: write "
-            "'observe' (a pod is named only under --reduce=watch-order)");
-      }
-      if (a.pod != kNoPod && delivered_event(a.pod) < events_.size())
-        return fmt::format("an event that happens before {}'s oldest is still pending", p);
-      if (a.pod != kNoPod)
-        return fmt::format("no watch event of {} is pending", p);
-      return events_.empty() ? "no watch event is pending"
-                             : "under the causal watch order `observe` names a pod";
+      return why_observe_not_enabled(a);  // watch_order.cc
     case ActionKind::kTerminate:
       return fmt::format("{} is not terminating", p);
     case ActionKind::kFlush:

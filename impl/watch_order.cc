@@ -22,7 +22,9 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "impl/world.h"
 
@@ -49,12 +51,47 @@ std::size_t World::delivered_event(PodId p) const {
   return events_.size();
 }
 
-std::size_t World::next_in_step(std::size_t i) const {
-  return next_in_step_[i] == 0 ? events_.size() : next_in_step_[i] - 1U;
+void World::enabled_observes(std::vector<Action>& out) const {
+  if (!cluster_->is_causal()) {
+    if (!events_.empty())
+      out.push_back({ActionKind::kObserve, kNoPod, kNoPod});
+    return;
+  }
+  // Any pending event none of whose happens-before predecessors is still pending — of each
+  // pod its oldest, in pod order; the rest of a step's writes, once the first is delivered,
+  // before anything else.
+  PodSet seen = 0;
+  PodSet ready = 0;
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    const PodId q = events_[i].pod;
+    if (!has_pod(seen, q) && event_after_[i] == 0)
+      ready |= pod_bit(q);
+    seen |= pod_bit(q);
+  }
+  if (must_deliver_ != 0)
+    ready = pod_bit(events_[must_deliver_ - 1U].pod);
+  for (PodId q : pods_in(ready))
+    out.push_back({ActionKind::kObserve, q, kNoPod});
 }
 
-std::size_t World::must_deliver() const {
-  return must_deliver_ == 0 ? events_.size() : must_deliver_ - 1U;
+std::string World::why_observe_not_enabled(const Action& a) const {
+  const Cluster& c = *cluster_;
+  if (a.pod != kNoPod && !c.is_causal()) {
+    return "the informer delivers the oldest pending event, whatever its pod: write 'observe' (a "
+           "pod is named only under --reduce=watch-order)";
+  }
+  if (a.pod == kNoPod) {
+    return events_.empty() ? "no watch event is pending"
+                           : "under the causal watch order `observe` names a pod";
+  }
+  if (delivered_event(a.pod) == events_.size())
+    return fmt::format("no watch event of {} is pending", c.pod_name(a.pod));
+  if (must_deliver_ != 0) {
+    return fmt::format("the rest of one step's writes comes first: {}'s",
+                       c.pod_name(events_[must_deliver_ - 1U].pod));
+  }
+  return fmt::format("an event that happens before {}'s oldest is still pending",
+                     c.pod_name(a.pod));
 }
 
 World World::without_serialization(const Cluster& fifo) const {

@@ -201,13 +201,6 @@ class World {
   /// API object depended on, and the same for the scheduler's side (impl/watch_order.cc).
   std::uint32_t pod_clock(PodId p) const { return pod_clock_[p]; }
   std::uint32_t scheduler_clock() const { return scheduler_clock_; }
-  /// Under the causal watch order: the position in events() of the event that the same step
-  /// wrote right after events()[i], if it is pending; and of the event the informer must
-  /// deliver next, when it has delivered the first of one step's writes but not the rest (a
-  /// step writes atomically, so its events are adjacent in every serialization). Each is
-  /// events().size() when there is none.
-  std::size_t next_in_step(std::size_t i) const;
-  std::size_t must_deliver() const;
   /// The position in events() of the event an `observe` of pod p delivers: the head under
   /// kFifo (p ignored), p's oldest pending event under the causal order; events().size()
   /// when there is none.
@@ -408,6 +401,9 @@ class World {
   void late_bind(PodId p, StepReport& report);
   void late_evict(PodId v, StepReport& report);
   // watch_order.cc
+  /// The `observe` steps enabled: the head's under kFifo, each deliverable pod's otherwise.
+  void enabled_observes(std::vector<Action>& out) const;
+  std::string why_observe_not_enabled(const Action& a) const;
   /// Under the causal watch order: removes pending event k, renumbering every mask.
   void drop_event(std::size_t k);
   /// The footprint of the step just taken (StepReport::touched_*).
@@ -471,7 +467,10 @@ class World {
   std::array<std::uint32_t, kMaxCausalEvents> event_after_{};
   PodArray<std::uint32_t> pod_clock_;
   std::uint32_t scheduler_clock_ = 0;
-  /// next_in_step() and must_deliver() as a position plus one, 0 for none.
+  /// Under the causal watch order: the position plus one of the event the same step wrote
+  /// right after each pending event (0 for none), and of the event the informer must deliver
+  /// next once it has delivered the first of one step's writes (must_deliver_): a step writes
+  /// atomically, so its events are adjacent in every serialization.
   std::array<std::uint8_t, kMaxCausalEvents> next_in_step_{};
   JobList jobs_;
   CycleDecision in_flight_decision_;
