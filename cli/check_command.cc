@@ -27,6 +27,7 @@
 #include "properties/world_model.h"
 #include "report/check_report.h"
 #include "report/print.h"
+#include "spec/liveness.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -90,10 +91,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     report::print(err, "preemptcheck: --unfair applies to --liveness only\n");
     return kExitBadInput;
   }
-  if (options.liveness && (gated || options.json || !options.checked.all())) {
+  if (options.liveness && !options.checked.all()) {
     report::print(err,
-                  "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
-                  "--expect-violated, --junit and --json\n");
+                  "preemptcheck: --liveness checks no-starvation alone: leave out --property\n");
     return kExitBadInput;
   }
   if (options.liveness && options.reduce != Reduction::kNone) {
@@ -101,11 +101,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                   "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
     return kExitBadInput;
   }
-  if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
-                           options.max_memory || options.stop_at_first)) {
+  if (options.liveness &&
+      (options.limits.max_depth || options.max_memory || options.stop_at_first)) {
     report::print(err,
                   "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
-                  "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
+                  "and --time-limit alone: leave out --max-depth, --max-memory and "
+                  "--stop-at-first\n");
     return kExitBadInput;
   }
   if (gated && options.stop_at_first) {
@@ -115,6 +116,22 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
   for (const std::string& p : options.expect_violated) {
+    if (options.liveness && p != spec::kNoStarvation) {
+      report::print(err,
+                    "preemptcheck: --expect-violated {} names a safety property; --liveness "
+                    "checks no-starvation alone: leave it out, or check it without --liveness\n",
+                    p);
+      return kExitBadInput;
+    }
+    if (!options.liveness && p == spec::kNoStarvation) {
+      report::print(err,
+                    "preemptcheck: --expect-violated {} names the liveness property: add "
+                    "--liveness to check it\n",
+                    p);
+      return kExitBadInput;
+    }
+    if (options.liveness)
+      continue;
     if (!options.checked.test(static_cast<std::size_t>(*spec::find_property(p)))) {
       report::print(err,
                     "preemptcheck: --expect-violated {} names a property --property leaves "
@@ -150,11 +167,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                                                              : options.scenario_path;
   if (options.liveness) {
     InterruptSignals::give_back();  // the whole graph is built at once: a signal ends it
-    if (!options.out_dir.empty()) {
-      if (const auto problem = output_directory_problem(options.out_dir)) {
-        report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
-        return kExitBadInput;
-      }
+    std::optional<std::string> problem;
+    if (!options.out_dir.empty())
+      problem = output_directory_problem(options.out_dir);
+    if (!problem && !options.junit_path.empty())
+      problem = output_file_problem(options.junit_path);
+    if (problem) {
+      report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
+      return kExitBadInput;
     }
     // Under mpirun every rank builds the whole graph (the search is not distributed); the lead
     // rank alone prints and writes.
@@ -162,6 +182,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       std::ostringstream unused;
       CheckOptions quiet = options;
       quiet.out_dir.clear();
+      quiet.junit_path.clear();
       return run_liveness_check(quiet, scenario, source, command_line(options), unused, unused);
     }
     return run_liveness_check(options, scenario, source, command_line(options), out, err);

@@ -103,6 +103,7 @@ Counterexample load_counterexample_text(std::string_view text, std::string_view 
 /// as load_counterexample_text() does.
 Counterexample load_counterexample_file(const std::string& path);
 
+/// (A lasso found with --unfair ends "--unfair.yaml".)
 /// Writes `cx` into directory `dir` (created if missing) under counterexample_file_name(),
 /// whole or not at all (write_file_atomically, files/output_file.h); returns the path
 /// written, or an error message that names the path and gives the system's reason.

@@ -76,6 +76,16 @@ void print_expectations(const std::vector<Expectation>& expectations, std::ostre
   }
 }
 
+void print_gate(const std::vector<Expectation>& expectations, std::ostream& out) {
+  print_expectations(expectations, out);
+  const int code = expectations_exit_code(expectations);
+  report::print(out, "gate       {} (exit {})\n",
+                code == 0   ? "every expectation is met"
+                : code == 1 ? "an expectation is NOT MET"
+                            : "a limit left an expectation undecided: nothing is proven",
+                code);
+}
+
 Json expectations_json(const std::vector<Expectation>& expectations) {
   Json out = Json::array();
   for (const Expectation& e : expectations) {

@@ -44,6 +44,9 @@ int expectations_exit_code(const std::vector<Expectation>& expectations);
 /// "expected" lines: each property, what was expected, and met / NOT MET / undecided.
 void print_expectations(const std::vector<Expectation>& expectations, std::ostream& out);
 
+/// The "expected" lines, then the gate line: "gate       every expectation is met (exit 0)".
+void print_gate(const std::vector<Expectation>& expectations, std::ostream& out);
+
 /// The JSON array of the expectations: {property, expected, verdict, met}.
 Json expectations_json(const std::vector<Expectation>& expectations);
 
