@@ -32,13 +32,14 @@
 namespace preemptcheck::cli {
 namespace {
 
-// The command line that runs this check, for the counterexample's header.
+// The command line that runs this check, for the counterexample's header: its paths as
+// recorded_path() gives them, never absolute, so that the file does not depend on the machine.
 std::string command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
   if (!o.scenario_path.empty())
-    out += " " + o.scenario_path;
+    out += " " + recorded_path(o.scenario_path);
   if (!o.scenario_of.empty())
-    out += " --scenario-of " + o.scenario_of;
+    out += " --scenario-of " + recorded_path(o.scenario_of);
   if (o.mechanisms.profile)
     out += " --profile " + *o.mechanisms.profile;
   for (const auto& [name, value] : o.mechanisms.switches)
@@ -51,7 +52,7 @@ std::string command_line(const CheckOptions& o) {
     }
   }
   if (!o.out_dir.empty())
-    out += " --out " + o.out_dir;
+    out += " --out " + recorded_path(o.out_dir);
   if (o.stop_at_first)
     out += " --stop-at-first";
   if (o.reduce != Reduction::kNone)
@@ -306,11 +307,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       FoundBy found_by;
       found_by.states = r.stats.states;
       std::string error;
+      bool replaced = false;
       auto path = write_counterexample(
           to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
-          error);
+          error, &replaced);
       if (!error.empty())
         write_error += (write_error.empty() ? "" : "; ") + error;
+      if (replaced && path)
+        warn_replaced(*path, err);
       return path.value_or(std::string());
     };
     written = write(*schedule, *r.violation);
@@ -328,7 +332,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       // printed verdict and the gate's exit code.
       if (const auto error = write_file_atomically(
               options.junit_path,
-              report::junit_xml(expectations, command_line(options), r.stats.seconds))) {
+              report::junit_xml(expectations, report::junit_name(scenario), r.stats.seconds))) {
         shown.write_error +=
             (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
       }

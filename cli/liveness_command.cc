@@ -41,8 +41,12 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
     shown.lasso = &*run.counterexample;
     if (!o.out_dir.empty()) {
       std::string error;
-      if (const auto path = write_counterexample(*run.counterexample, o.out_dir, error)) {
+      bool replaced = false;
+      if (const auto path =
+              write_counterexample(*run.counterexample, o.out_dir, error, &replaced)) {
         shown.written = *path;
+        if (replaced)
+          warn_replaced(*path, err);
       } else {
         shown.write_error = error;
       }
@@ -61,7 +65,8 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
       // Like the lasso's file, a JUnit report that fails after the search keeps the printed
       // verdict and the gate's exit code.
       if (const auto error = write_file_atomically(
-              o.junit_path, report::junit_xml(expectations, command, timed.stats.seconds))) {
+              o.junit_path, report::junit_xml(expectations, report::junit_name(scenario, o.unfair),
+                                              timed.stats.seconds))) {
         shown.write_error +=
             (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
       }

@@ -39,9 +39,7 @@ class DeadlineModel {
     ++steps_;
     return inner_->next_state(w, a, o);
   }
-  void check_initial(const World& w, checker::Observation& o) const {
-    inner_->check_initial(w, o);
-  }
+  void check_initial(const World& w, checker::Observation& o) const { inner_->check_initial(w, o); }
   std::uint64_t fingerprint(const World& w) const { return inner_->fingerprint(w); }
   const std::vector<checker::PropertyInfo>& properties() const { return inner_->properties(); }
 
@@ -65,8 +63,8 @@ TimedLivenessRun run_no_starvation(const Scenario& scenario, std::uint64_t max_s
   const Clock::time_point start = Clock::now();
   std::optional<Clock::time_point> deadline;
   if (seconds) {
-    deadline = start + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(*seconds));
+    deadline = start +
+               std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*seconds));
   }
   const Cluster cluster(scenario);
   const WorldLivenessModel inner(cluster);
@@ -84,8 +82,7 @@ TimedLivenessRun run_no_starvation(const Scenario& scenario, std::uint64_t max_s
   const auto finish = [&] {
     timed.stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     timed.stats.states_per_second =
-        timed.stats.seconds > 0 ? static_cast<double>(timed.stats.states) / timed.stats.seconds
-                                : 0;
+        timed.stats.seconds > 0 ? static_cast<double>(timed.stats.states) / timed.stats.seconds : 0;
     timed.stats.peak_rss_bytes = checker::peak_rss_bytes();
   };
   checker::LivenessResult<Action> found;
@@ -99,8 +96,8 @@ TimedLivenessRun run_no_starvation(const Scenario& scenario, std::uint64_t max_s
     finish();
     return timed;
   }
-  timed.run = LivenessRun{found.status, found.states, found.transitions, std::nullopt,
-                          found.detail};
+  timed.run =
+      LivenessRun{found.status, found.states, found.transitions, std::nullopt, found.detail};
   timed.stats.states = found.states;
   timed.stats.transitions = found.transitions;
   finish();

@@ -16,8 +16,8 @@ namespace preemptcheck::cli {
 
 /// What run_no_starvation() found.
 struct TimedLivenessRun {
-  LivenessRun run;     ///< status kTooManyStates or kModelCapacity when those stopped it
-  std::string limit;   ///< checker::kTimeLimit when the deadline stopped the build; else empty
+  LivenessRun run;       ///< status kTooManyStates or kModelCapacity when those stopped it
+  std::string limit;     ///< checker::kTimeLimit when the deadline stopped the build; else empty
   checker::Stats stats;  ///< states (built, or expanded before the deadline), steps, time, memory
 };
 

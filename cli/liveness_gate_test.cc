@@ -77,8 +77,8 @@ TEST(cliLivenessGate, ExpectViolatedNoStarvationIsMetWithAJsonDocumentAndAJunitR
 TEST(cliLivenessGate, WithoutTheExpectationTheLassoFailsTheGate) {
   const ScratchDir dir;
   const std::string junit = dir.file("junit.xml");
-  const Outcome r = check(
-      {kReturning, "--profile", "kubernetes-1.35", "--liveness", "--junit", junit, "--json"});
+  const Outcome r =
+      check({kReturning, "--profile", "kubernetes-1.35", "--liveness", "--junit", junit, "--json"});
   ASSERT_EQ(r.rc, kExitViolated) << r.out << r.err;
   const nlohmann::json doc = one_document(r.out);
   EXPECT_EQ(doc["exit_code"], 1);
@@ -133,9 +133,9 @@ TEST(cliLivenessGate, ATimeLimitStopsTheGraphBuildAsItStopsASafetyCheck) {
   EXPECT_EQ(live.out.find("holds"), std::string::npos) << live.out;
 
   // Under a gate the expectation is undecided: exit 3; the document says which limit.
-  const Outcome gated = check({kReturning, "--profile", "kubernetes-1.35", "--liveness",
-                               "--time-limit", "0", "--expect-violated", "no-starvation",
-                               "--json"});
+  const Outcome gated =
+      check({kReturning, "--profile", "kubernetes-1.35", "--liveness", "--time-limit", "0",
+             "--expect-violated", "no-starvation", "--json"});
   ASSERT_EQ(gated.rc, kExitLimit) << gated.out << gated.err;
   const nlohmann::json doc = one_document(gated.out);
   EXPECT_EQ(doc["limit"], "time-limit");
@@ -198,8 +198,8 @@ TEST(cliLivenessGate, AnUnfairLassoIsMarkedInTheTextTheDocumentAndItsFileName) {
   EXPECT_NE(read_text(files[0]).find("method: liveness-unfair"), std::string::npos);
   EXPECT_NE(read_text(files[1]).find("method: liveness,"), std::string::npos);
 
-  const Outcome json = check({kReturning, "--profile", "kubernetes-1.35", "--liveness",
-                              "--unfair", "--json"});
+  const Outcome json =
+      check({kReturning, "--profile", "kubernetes-1.35", "--liveness", "--unfair", "--json"});
   const nlohmann::json doc = one_document(json.out);
   EXPECT_TRUE(doc["lasso"]["unfair"].get<bool>());
   EXPECT_EQ(doc["liveness"]["fairness"], "none");

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "files/output_file.h"
@@ -192,7 +193,7 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
 }
 
 std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
-                                                std::string& error) {
+                                                std::string& error, bool* replaced_other) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -200,7 +201,18 @@ std::optional<std::string> write_counterexample(const Counterexample& cx, const 
     return std::nullopt;
   }
   const std::string path = (std::filesystem::path(dir) / counterexample_file_name(cx)).string();
-  if (auto failed = write_file_atomically(path, counterexample_to_yaml(cx, path))) {
+  const std::string text = counterexample_to_yaml(cx, recorded_path(path));
+  if (replaced_other != nullptr) {
+    std::error_code exists_error;
+    *replaced_other = false;
+    if (std::filesystem::exists(path, exists_error)) {
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream held;
+      held << in.rdbuf();
+      *replaced_other = held.str() != text;
+    }
+  }
+  if (auto failed = write_file_atomically(path, text)) {
     error = std::move(*failed);
     return std::nullopt;
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "impl/mechanisms.h"
 #include "report/print.h"
 #include "report/swimlanes_html.h"
 
@@ -95,6 +96,21 @@ Json expectations_json(const std::vector<Expectation>& expectations) {
                    {"met", e.is_met()}});
   }
   return out;
+}
+
+std::string junit_name(const Scenario& scenario, bool unfair) {
+  std::string words = scenario.name + "--" + scenario.profile;
+  const Mechanisms base = profile(scenario.profile).value_or(Mechanisms{});
+  for (const std::string& d : differences(scenario.mechanisms, base)) {
+    // "--gate=release-before-last" -> "gate-release-before-last"
+    std::string word = d.starts_with("--") ? d.substr(2) : d;
+    std::replace(word.begin(), word.end(), '=', '-');
+    words += "--" + word;
+  }
+  if (unfair)
+    words += "--unfair";
+  std::replace(words.begin(), words.end(), '.', '_');
+  return "preemptcheck." + words;
 }
 
 std::string junit_xml(const std::vector<Expectation>& expectations, std::string_view suite,

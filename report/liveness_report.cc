@@ -73,7 +73,8 @@ void print_liveness_text(const LivenessReport& r, std::ostream& out) {
   report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms, r.scenario.profile));
   report::print(out, "liveness   {}, {}\n", spec::kNoStarvation, fairness_words(r.unfair));
   if (r.limit != checker::kMaxStatesLimit && r.limit != checker::kModelCapacityLimit) {
-    report::print(out, "explored   {} states, {} transitions, {:.2f} s, {:.0f} states/s, peak "
+    report::print(out,
+                  "explored   {} states, {} transitions, {:.2f} s, {:.0f} states/s, peak "
                   "memory {}: {}\n",
                   r.stats.states, r.stats.transitions, r.stats.seconds, r.stats.states_per_second,
                   human_bytes(r.stats.peak_rss_bytes),
@@ -108,7 +109,8 @@ void print_liveness_text(const LivenessReport& r, std::ostream& out) {
         report::print(out, "  {:>3}. {}  # {}\n", i + 1, cx.steps[i].text, cx.steps[i].comment);
     }
     if (!r.written.empty())
-      report::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", r.written, r.written);
+      report::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", r.written,
+                    r.written);
     if (!r.write_error.empty())
       report::print(out, "unwritten  {}\n", r.write_error);
     if (!gated)

@@ -31,8 +31,8 @@ struct LivenessReport {
   /// states: built (expanded, when a limit stopped the build); transitions: steps generated.
   checker::Stats stats = {};
   const Counterexample* lasso = nullptr;  ///< the lasso, when violated
-  std::string written = {};              ///< its file under --out; empty when none
-  std::string write_error = {};              ///< why a file could not be written; empty if none
+  std::string written = {};               ///< its file under --out; empty when none
+  std::string write_error = {};           ///< why a file could not be written; empty if none
   /// Under --expect-violated or --junit: the gate's expectation; the exit code is its.
   const std::vector<Expectation>* expectations = nullptr;
 };
