@@ -65,11 +65,11 @@ TEST(cliIdentity, NoWrittenFileNamesTheWorkingDirectoryOrTheSourceTree) {
   const std::string source_root = std::filesystem::path(g1).parent_path().parent_path().string();
   {
     const InDirectory in(work);
-    EXPECT_EQ(check({g1, "--profile", "kubernetes", "--out", "found", "--junit", "junit.xml",
-                     "--expect-violated", "no-double-victim", "--expect-violated",
-                     "no-lost-wakeup"})
-                  .rc,
-              kExitHolds);
+    EXPECT_EQ(
+        check({g1, "--profile", "kubernetes", "--out", "found", "--junit", "junit.xml",
+               "--expect-violated", "no-double-victim", "--expect-violated", "no-lost-wakeup"})
+            .rc,
+        kExitHolds);
     EXPECT_EQ(check({g1, "--profile", "kubernetes", "--inflight=off", "--out",
                      (work / "absolute").string(), "--junit", (work / "absolute.xml").string()})
                   .rc,
