@@ -1,8 +1,8 @@
 // Files the tool writes do not depend on the machine: run from a scratch working directory
 // with an absolute scenario path, `check --out` and `--junit` (relative and absolute, safety
-// and liveness) write no absolute path — neither the working directory nor the source tree's
-// — and the JUnit class name is the scenario, profile and switches, with no '.' but the one
-// after "preemptcheck". `check --out` warns, naming the file, when it replaces a file that
+// and liveness) and `search --out` write no absolute path — neither the working directory nor the
+// source tree's — and the JUnit class name is the scenario, profile and switches, with no '.' but
+// the one after "preemptcheck". `check --out` warns, naming the file, when it replaces a file that
 // held a different counterexample, and says nothing when it writes the same one again.
 #include <gtest/gtest.h>
 
@@ -78,13 +78,20 @@ TEST(cliIdentity, NoWrittenFileNamesTheWorkingDirectoryOrTheSourceTree) {
                      (work / "lasso").string(), "--junit", (work / "lasso.xml").string()})
                   .rc,
               kExitViolated);
+    std::ostringstream out;
+    std::ostringstream err;
+    EXPECT_EQ(run_main({"search", "--seed", "9", "--runs", "100", "--nomination=async", "--out",
+                        (work / "searched").string()},
+                       out, err),
+              kExitViolated)
+        << out.str() << err.str();
   }
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(work)) {
     if (e.is_regular_file())
       files.push_back(e.path().string());
   }
-  EXPECT_GE(files.size(), 7U);  // 2 + 3 counterexamples (one a lasso), 3 reports
+  EXPECT_GE(files.size(), 8U);  // 2 + 3 + 1 counterexamples (one a lasso), 3 reports
   for (const std::string& f : files) {
     const std::string text = read_text(f);
     EXPECT_EQ(text.find(work.string()), std::string::npos) << f << "\n" << text;
