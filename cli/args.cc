@@ -16,6 +16,7 @@
 #include "cli/import_command.h"
 #include "cli/interrupt_signals.h"
 #include "cli/options.h"
+#include "cli/profiles_command.h"
 #include "cli/replay_command.h"
 #include "cli/search_command.h"
 #include "impl/mechanisms.h"
@@ -194,7 +195,11 @@ struct Commands {
         "Turn kubectl YAML (nodes, pods, PDBs, PriorityClasses) into a scenario; list on "
         "standard error what the scenario leaves out");
     import_options(*i, import);
-    for (CLI::App* sub : {c, r, g, s, i})
+    auto* p = app.add_subcommand(
+        "profiles",
+        "List each profile: what it is, which kube-scheduler versions it stands for, and its "
+        "switches");
+    for (CLI::App* sub : {c, r, g, s, i, p})
       sub->allow_extras();
   }
 
@@ -343,6 +348,8 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     rc = run_search_command(c.search, command_out, command_err);
   if (command == "import")
     rc = run_import(c.import, command_out, command_err);
+  if (command == "profiles")
+    rc = run_profiles(command_out);
   if (json) {
     err << captured.str();
     // A command that refuses with exit 2 prints no document, and its first error line becomes

@@ -27,17 +27,19 @@
 #include "properties/world_model.h"
 #include "report/check_report.h"
 #include "report/print.h"
+#include "spec/liveness.h"
 
 namespace preemptcheck::cli {
 namespace {
 
-// The command line that runs this check, for the counterexample's header.
+// The command line that runs this check, for the counterexample's header: its paths as
+// recorded_path() gives them, never absolute, so that the file does not depend on the machine.
 std::string command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
   if (!o.scenario_path.empty())
-    out += " " + o.scenario_path;
+    out += " " + recorded_path(o.scenario_path);
   if (!o.scenario_of.empty())
-    out += " --scenario-of " + o.scenario_of;
+    out += " --scenario-of " + recorded_path(o.scenario_of);
   if (o.mechanisms.profile)
     out += " --profile " + *o.mechanisms.profile;
   for (const auto& [name, value] : o.mechanisms.switches)
@@ -50,7 +52,7 @@ std::string command_line(const CheckOptions& o) {
     }
   }
   if (!o.out_dir.empty())
-    out += " --out " + o.out_dir;
+    out += " --out " + recorded_path(o.out_dir);
   if (o.stop_at_first)
     out += " --stop-at-first";
   if (o.reduce != Reduction::kNone)
@@ -90,10 +92,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     report::print(err, "preemptcheck: --unfair applies to --liveness only\n");
     return kExitBadInput;
   }
-  if (options.liveness && (gated || options.json || !options.checked.all())) {
+  if (options.liveness && !options.checked.all()) {
     report::print(err,
-                  "preemptcheck: --liveness checks no-starvation alone: leave out --property, "
-                  "--expect-violated, --junit and --json\n");
+                  "preemptcheck: --liveness checks no-starvation alone: leave out --property\n");
     return kExitBadInput;
   }
   if (options.liveness && options.reduce != Reduction::kNone) {
@@ -101,11 +102,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                   "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
     return kExitBadInput;
   }
-  if (options.liveness && (options.limits.max_depth || options.limits.time_limit_seconds ||
-                           options.max_memory || options.stop_at_first)) {
+  if (options.liveness &&
+      (options.limits.max_depth || options.max_memory || options.stop_at_first)) {
     report::print(err,
                   "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
-                  "alone: leave out --max-depth, --time-limit, --max-memory and --stop-at-first\n");
+                  "and --time-limit alone: leave out --max-depth, --max-memory and "
+                  "--stop-at-first\n");
     return kExitBadInput;
   }
   if (gated && options.stop_at_first) {
@@ -115,6 +117,22 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
   for (const std::string& p : options.expect_violated) {
+    if (options.liveness && p != spec::kNoStarvation) {
+      report::print(err,
+                    "preemptcheck: --expect-violated {} names a safety property; --liveness "
+                    "checks no-starvation alone: leave it out, or check it without --liveness\n",
+                    p);
+      return kExitBadInput;
+    }
+    if (!options.liveness && p == spec::kNoStarvation) {
+      report::print(err,
+                    "preemptcheck: --expect-violated {} names the liveness property: add "
+                    "--liveness to check it\n",
+                    p);
+      return kExitBadInput;
+    }
+    if (options.liveness)
+      continue;
     if (!options.checked.test(static_cast<std::size_t>(*spec::find_property(p)))) {
       report::print(err,
                     "preemptcheck: --expect-violated {} names a property --property leaves "
@@ -150,11 +168,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                                                              : options.scenario_path;
   if (options.liveness) {
     InterruptSignals::give_back();  // the whole graph is built at once: a signal ends it
-    if (!options.out_dir.empty()) {
-      if (const auto problem = output_directory_problem(options.out_dir)) {
-        report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
-        return kExitBadInput;
-      }
+    std::optional<std::string> problem;
+    if (!options.out_dir.empty())
+      problem = output_directory_problem(options.out_dir);
+    if (!problem && !options.junit_path.empty())
+      problem = output_file_problem(options.junit_path);
+    if (problem) {
+      report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
+      return kExitBadInput;
     }
     // Under mpirun every rank builds the whole graph (the search is not distributed); the lead
     // rank alone prints and writes.
@@ -162,6 +183,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       std::ostringstream unused;
       CheckOptions quiet = options;
       quiet.out_dir.clear();
+      quiet.junit_path.clear();
       return run_liveness_check(quiet, scenario, source, command_line(options), unused, unused);
     }
     return run_liveness_check(options, scenario, source, command_line(options), out, err);
@@ -285,11 +307,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       FoundBy found_by;
       found_by.states = r.stats.states;
       std::string error;
+      bool replaced = false;
       auto path = write_counterexample(
           to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
-          error);
+          error, &replaced);
       if (!error.empty())
         write_error += (write_error.empty() ? "" : "; ") + error;
+      if (replaced && path)
+        warn_replaced(*path, err);
       return path.value_or(std::string());
     };
     written = write(*schedule, *r.violation);
@@ -307,7 +332,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
       // printed verdict and the gate's exit code.
       if (const auto error = write_file_atomically(
               options.junit_path,
-              report::junit_xml(expectations, command_line(options), r.stats.seconds))) {
+              report::junit_xml(expectations, report::junit_name(scenario), r.stats.seconds))) {
         shown.write_error +=
             (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
       }

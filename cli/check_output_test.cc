@@ -135,7 +135,8 @@ TEST(cliCheckOut, ALongScenarioNameIsShortenedInTheFileName) {
   EXPECT_TRUE(file.ends_with(".yaml")) << file;
   const std::string path = (std::filesystem::path(out_dir) / file).string();
   EXPECT_TRUE(contains(out, "replay     preemptcheck replay " + path + "\n")) << out;
-  EXPECT_TRUE(contains(read_text(path), "# Replay:    preemptcheck replay " + path + "\n"));
+  EXPECT_TRUE(
+      contains(read_text(path), "# Replay:    preemptcheck replay " + recorded_path(path) + "\n"));
   // The same run names the same file.
   ASSERT_EQ(run_words({"check", scenario_path, "--inflight=off", "--out", out_dir}, out, err),
             kExitViolated);

@@ -85,4 +85,11 @@ bool choose_mechanisms(Scenario& scenario, const MechanismChoice& choice, std::s
   return true;
 }
 
+void warn_replaced(const std::string& path, std::ostream& err) {
+  report::print(err,
+                "preemptcheck: warning: '{}' held a different counterexample; it was replaced "
+                "(give each check its own --out directory to keep both)\n",
+                path);
+}
+
 }  // namespace preemptcheck::cli

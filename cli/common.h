@@ -46,4 +46,8 @@ std::uint64_t default_max_memory();
 /// Ti (powers of 1024), as in 200M, 2G, 512Mi; nullopt when malformed or zero.
 std::optional<std::uint64_t> parse_memory_size(std::string_view text);
 
+/// The warning `check --out` prints on standard error when it replaces a file that held a
+/// different counterexample (another check's, or an older model's) with a new one.
+void warn_replaced(const std::string& path, std::ostream& err);
+
 }  // namespace preemptcheck::cli

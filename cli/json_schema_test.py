@@ -85,6 +85,30 @@ with tempfile.TemporaryDirectory() as scratch:
     doc = run(["check", "bench/three-nodes.yaml", "--json"], 3, interrupt_after=2)
     if doc and (doc["limit"] != "interrupted" or "interrupted" not in doc):
         failures.append("check interrupted: the document does not say so")
+    # check --liveness: holds, a lasso (fair and unfair, written), gated, and a limit.
+    run(["check", "scenarios/g2-single-victim.yaml", "--profile", "kubernetes", "--liveness",
+         "--json"], 0)
+    doc = run(["check", "scenarios/returning-victim.yaml", "--profile", "kubernetes-1.35",
+               "--liveness", "--json", "--out", scratch], 1)
+    if doc and (doc["lasso"]["unfair"] or not doc.get("counterexample")):
+        failures.append(f"check --liveness: the fair lasso is not written or called unfair: {doc}")
+    doc = run(["check", "scenarios/g2-single-victim.yaml", "--profile", "kubernetes", "--liveness",
+               "--unfair", "--json"], 1)
+    if doc and not doc["lasso"]["unfair"]:
+        failures.append("check --liveness --unfair: the lasso is not marked unfair")
+    junit = os.path.join(scratch, "liveness.xml")
+    doc = run(["check", "scenarios/returning-victim.yaml", "--profile", "kubernetes-1.35",
+               "--liveness", "--expect-violated", "no-starvation", "--junit", junit, "--json"], 0)
+    if doc and not (os.path.exists(junit) and doc["expectations"][0]["met"]):
+        failures.append("check --liveness --expect-violated: no report, or the expectation unmet")
+    run(["check", "scenarios/returning-victim.yaml", "--profile", "kubernetes-1.35",
+         "--liveness", "--junit", junit, "--json"], 1)
+    doc = run(["check", "scenarios/returning-victim.yaml", "--liveness", "--time-limit", "0",
+               "--json"], 3)
+    if doc and doc["limit"] != "time-limit":
+        failures.append(f"check --liveness --time-limit 0: limit {doc['limit']}")
+    run(["check", "scenarios/returning-victim.yaml", "--liveness", "--max-states", "10",
+         "--json"], 3)
     run(["check", "--json", "--max-states", "10"], 3)
     run(["check", "--json", "--max-memory", "1K"], 3)
     run(["check", bad, "--json"], 2)

@@ -4,9 +4,14 @@
 #include <fmt/format.h>
 
 #include <ostream>
+#include <vector>
 
+#include "cli/liveness_deadline.h"
+#include "files/output_file.h"
 #include "impl/mechanisms.h"
 #include "properties/liveness_check.h"
+#include "report/expectations.h"
+#include "report/liveness_report.h"
 #include "report/print.h"
 #include "spec/liveness.h"
 
@@ -15,61 +20,68 @@ namespace preemptcheck::cli {
 int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const std::string& source,
                        const std::string& command, std::ostream& out, std::ostream& err) {
   const std::uint64_t max_states = o.limits.max_states.value_or(kDefaultLivenessStates);
-  const LivenessRun run = check_no_starvation(scenario, max_states, command, !o.unfair);
-  report::print(out, "scenario   {} ({})\n", scenario.name, source);
-  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms, scenario.profile));
-  report::print(out, "liveness   {}, {}\n", spec::kNoStarvation,
-                o.unfair ? "without fairness: every loop counts, even one that neglects the "
-                           "scheduler's own steps"
-                         : "under weak fairness of the scheduler's, the informer's and the "
-                           "kubelet's steps (faults, arrivals and other components may stop)");
-  if (run.status == checker::LivenessStatus::kTooManyStates) {
-    report::print(out,
-                  "result     limit reached: the graph has more than {} states; nothing is proven "
-                  "(exit 3)\n",
-                  max_states);
-    return kExitLimit;
-  }
+  const TimedLivenessRun timed =
+      run_no_starvation(scenario, max_states, o.limits.time_limit_seconds, command, !o.unfair);
+  const LivenessRun& run = timed.run;
+  report::LivenessReport shown{scenario, source};
+  shown.unfair = o.unfair;
+  shown.max_states = max_states;
+  shown.stats = timed.stats;
+  shown.limit = timed.limit;
+  if (timed.limit.empty() && run.status == checker::LivenessStatus::kTooManyStates)
+    shown.limit = std::string(checker::kMaxStatesLimit);
   if (run.status == checker::LivenessStatus::kModelCapacity) {
-    report::print(out,
-                  "result     limit reached: the model's bounded storage is full ({}); nothing is "
-                  "proven (exit 3)\n",
-                  run.detail);
-    return kExitLimit;
+    shown.limit = std::string(checker::kModelCapacityLimit);
+    shown.limit_detail = run.detail;
   }
-  report::print(out, "explored   {} states, {} transitions: the whole graph\n", run.states,
-                run.transitions);
-  if (!run.counterexample) {
-    report::print(out,
-                  "result     no-starvation holds: no {}loop of the graph starves a pod (exit 0)\n",
-                  o.unfair ? "" : "fair ");
-    return kExitHolds;
-  }
-  const Counterexample& cx = *run.counterexample;
-  const std::size_t loop = *cx.loop;
-  report::print(out, "result     VIOLATED {}: {}\n", cx.property, cx.message);
-  report::print(
-      out, "lasso ({} steps: a shortest prefix of {}, then a loop of {} that repeats forever):\n",
-      cx.steps.size(), loop, cx.steps.size() - loop);
-  for (std::size_t i = 0; i <= cx.steps.size(); ++i) {
-    if (i == loop) {
-      report::print(out, "  {}\n",
-                    i == cx.steps.size() ? "the run stops here for good: nothing is enabled"
-                                         : "---- the loop: the steps below repeat forever");
-    }
-    if (i < cx.steps.size())
-      report::print(out, "  {:>3}. {}  # {}\n", i + 1, cx.steps[i].text, cx.steps[i].comment);
-  }
-  if (!o.out_dir.empty()) {
-    std::string error;
-    if (const auto path = write_counterexample(cx, o.out_dir, error)) {
-      report::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", *path, *path);
-    } else {
-      report::print(err, "preemptcheck: {}; the verdict above stands (exit 1)\n", error);
+  shown.outcome = !shown.limit.empty() ? checker::Outcome::kLimitReached
+                  : run.counterexample ? checker::Outcome::kViolated
+                                       : checker::Outcome::kHolds;
+  if (run.counterexample) {
+    shown.lasso = &*run.counterexample;
+    if (!o.out_dir.empty()) {
+      std::string error;
+      bool replaced = false;
+      if (const auto path =
+              write_counterexample(*run.counterexample, o.out_dir, error, &replaced)) {
+        shown.written = *path;
+        if (replaced)
+          warn_replaced(*path, err);
+      } else {
+        shown.write_error = error;
+      }
     }
   }
-  report::print(out, "(exit 1)\n");
-  return kExitViolated;
+  int code = shown.outcome == checker::Outcome::kHolds      ? kExitHolds
+             : shown.outcome == checker::Outcome::kViolated ? kExitViolated
+                                                            : kExitLimit;
+  std::vector<report::Expectation> expectations;
+  const bool gated = !o.expect_violated.empty() || !o.junit_path.empty();
+  if (gated) {
+    expectations.push_back(report::liveness_expectation(shown, !o.expect_violated.empty()));
+    code = report::expectations_exit_code(expectations);
+    shown.expectations = &expectations;
+    if (!o.junit_path.empty()) {
+      // Like the lasso's file, a JUnit report that fails after the search keeps the printed
+      // verdict and the gate's exit code.
+      if (const auto error = write_file_atomically(
+              o.junit_path, report::junit_xml(expectations, report::junit_name(scenario, o.unfair),
+                                              timed.stats.seconds))) {
+        shown.write_error +=
+            (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
+      }
+    }
+  }
+  if (o.json) {
+    report::print_liveness_json(shown, code, out);
+  } else {
+    report::print_liveness_text(shown, out);
+  }
+  if (!shown.write_error.empty()) {
+    report::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
+                  code);
+  }
+  return code;
 }
 
 std::string lasso_divergence(const Counterexample& cx, const Schedule& schedule) {

@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "files/limits.h"
 #include "impl/mechanisms.h"
+#include "spec/liveness.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -92,6 +93,11 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
 
 // The safety property `name` names; a usage error listing the names otherwise.
 spec::Property safety_property_named(const std::string& name) {
+  if (name == spec::kNoStarvation) {
+    throw CLI::ValidationError(
+        "no-starvation is a liveness property: check it with --liveness (which checks it alone), "
+        "not --property");
+  }
   const auto p = spec::find_property(name);
   if (!p || spec::property_def(*p).is_witness) {
     throw CLI::ValidationError(fmt::format("unknown property '{}'; expected one of: {}", name,
@@ -156,12 +162,13 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   app.add_option_function<std::string>(
          "--expect-violated",
          [&o](const std::string& v) {
-           safety_property_named(v);
+           if (v != spec::kNoStarvation)
+             safety_property_named(v);
            o.expect_violated.push_back(v);
          },
          "Gate on expectations (repeatable): this property must be violated, every other "
          "checked one must hold; exit 0 when all are met, 1 when one is not, 3 when a limit left "
-         "one undecided")
+         "one undecided (with --liveness: no-starvation)")
       ->type_name("NAME")
       ->trigger_on_parse();
   app.add_option("--junit", o.junit_path,
@@ -212,10 +219,11 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   app.add_flag("--stop-at-first", o.stop_at_first,
                "Stop at the first violation instead of finding every property's own shortest "
                "counterexample");
-  app.add_flag("--liveness", o.liveness,
-               "Check no-starvation instead: the whole state graph (at most --max-states, "
-               "default 1000000, else exit 3), under weak fairness of the scheduler's own "
-               "steps; a violation is a lasso, a prefix and a loop");
+  app.add_flag(
+      "--liveness", o.liveness,
+      "Check no-starvation instead: the whole state graph (at most --max-states, "
+      "default 1000000, and --time-limit, else exit 3), under weak fairness of the scheduler's own "
+      "steps; a violation is a lasso, a prefix and a loop");
   app.add_flag("--unfair", o.unfair,
                "With --liveness: count every loop, even one that neglects the scheduler's own "
                "steps");

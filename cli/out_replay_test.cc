@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/command_test_support.h"
+#include "files/output_file.h"
 #include "properties/committed_scenarios.h"
 
 namespace preemptcheck::cli {
@@ -79,12 +80,17 @@ TEST(cliOutReplays, EveryFileCheckWritesReplaysWithItsOwnLine) {
       const int code = check_out(scenario, profile, one.string(), {"--threads", "1"});
       EXPECT_EQ(check_out(scenario, profile, two.string(), {"--threads", "2"}), code) << context;
       const auto written = files_in(one);
-      // The same files, byte for byte, but for the directory named in their header comments.
+      // The same files, byte for byte, but for the directory named in their header comments
+      // (as recorded_path() records it: outside the working directory, by its name alone).
       auto as_two = written;
       for (auto& [name, text] : as_two) {
-        for (auto at = text.find(one.string()); at != std::string::npos;
-             at = text.find(one.string(), at))
-          text.replace(at, one.string().size(), two.string());
+        for (const auto& [from, to] : {std::pair{"--out " + recorded_path(one.string()),
+                                                 "--out " + recorded_path(two.string())},
+                                       std::pair{"replay " + recorded_path(one.string()) + "/",
+                                                 "replay " + recorded_path(two.string()) + "/"}}) {
+          for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at))
+            text.replace(at, from.size(), to);
+        }
       }
       EXPECT_TRUE(as_two == files_in(two)) << context << ": two threads wrote other files";
       EXPECT_EQ(code == kExitViolated, !written.empty()) << context;

@@ -14,6 +14,7 @@
 #include "checker/mpi/mpi_world.h"
 #include "cli/common.h"
 #include "cli/interrupt_signals.h"
+#include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
@@ -31,11 +32,14 @@ bool write(const Counterexample& cx, const SearchCommandOptions& o, std::ostream
   std::string path;
   if (!o.out_dir.empty()) {
     std::string error;
-    const auto written = write_counterexample(cx, o.out_dir, error);
+    bool replaced = false;
+    const auto written = write_counterexample(cx, o.out_dir, error, &replaced);
     if (!written) {
       report::print(err, "preemptcheck search: {}\n", error);
       return false;
     }
+    if (replaced)
+      warn_replaced(*written, err);
     path = *written;
   }
   report::print_written(path, out, doc);
@@ -177,8 +181,10 @@ std::string search_command_line(const SearchCommandOptions& o, std::uint64_t see
       }
     }
   }
+  // The directory as recorded_path() gives it: the line is written into the counterexample
+  // (and its scenario's description), which must not depend on the machine.
   if (!o.out_dir.empty())
-    out += " --out " + o.out_dir;
+    out += " --out " + recorded_path(o.out_dir);
   return out;
 }
 

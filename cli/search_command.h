@@ -54,7 +54,8 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
 /// for, 1 a violation, 2 bad usage, 3 too many clusters were cut to explore the number asked.
 int run_search_command(const SearchCommandOptions& options, std::ostream& out, std::ostream& err);
 
-/// The command line that repeats a search with `seed`.
+/// The command line that repeats a search with `seed`; its --out directory as recorded_path()
+/// (files/output_file.h) gives it, since the line is written into counterexample files.
 std::string search_command_line(const SearchCommandOptions& options, std::uint64_t seed);
 
 }  // namespace preemptcheck::cli

@@ -81,7 +81,7 @@ std::uint64_t scenario_digest(const Scenario& scenario);
 /// from the profile; a name over kMaxFileNameBytes is shortened by fit_file_name()
 /// (files/output_file.h).
 std::string counterexample_file_name(std::string_view property, const Scenario& scenario);
-/// The same for cx's property and scenario.
+/// The same for cx's property and scenario; a lasso found with --unfair ends "--unfair.yaml".
 std::string counterexample_file_name(const Counterexample& cx);
 
 /// The file's text, with `scenario-digest:` computed from cx.scenario. `replay_path` is the
@@ -105,8 +105,10 @@ Counterexample load_counterexample_file(const std::string& path);
 
 /// Writes `cx` into directory `dir` (created if missing) under counterexample_file_name(),
 /// whole or not at all (write_file_atomically, files/output_file.h); returns the path
-/// written, or an error message that names the path and gives the system's reason.
+/// written, or an error message that names the path and gives the system's reason. The header's
+/// replay line names the file by recorded_path() (files/output_file.h). `replaced_other`, when
+/// given, is set when the path held a file with other content, which the write replaced.
 std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
-                                                std::string& error);
+                                                std::string& error, bool* replaced_other = nullptr);
 
 }  // namespace preemptcheck

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "files/output_file.h"
@@ -65,7 +66,10 @@ std::string format_fingerprint(std::uint64_t fingerprint) {
   return fmt::format("0x{:016x}", fingerprint);
 }
 
-std::string counterexample_file_name(std::string_view property, const Scenario& scenario) {
+namespace {
+
+// The file name without its ".yaml": property, scenario, profile and switches that differ.
+std::string file_stem(std::string_view property, const Scenario& scenario) {
   std::string name = fmt::format("{}--{}", file_word(property), file_word(scenario.name));
   if (scenario.profile != "reference")
     name += "--" + file_word(scenario.profile);
@@ -76,11 +80,20 @@ std::string counterexample_file_name(std::string_view property, const Scenario& 
     std::replace(word.begin(), word.end(), '=', '-');
     name += "--" + file_word(word);
   }
-  return fit_file_name(name + ".yaml");
+  return name;
+}
+
+}  // namespace
+
+std::string counterexample_file_name(std::string_view property, const Scenario& scenario) {
+  return fit_file_name(file_stem(property, scenario) + ".yaml");
 }
 
 std::string counterexample_file_name(const Counterexample& cx) {
-  return counterexample_file_name(cx.property, cx.scenario);
+  // A lasso found with --unfair (found-by method liveness-unfair, properties/liveness_check.h)
+  // may be one weak fairness rules out: it never takes the name a fair lasso would get.
+  const bool unfair = cx.loop && cx.found_by.method == "liveness-unfair";
+  return fit_file_name(file_stem(cx.property, cx.scenario) + (unfair ? "--unfair" : "") + ".yaml");
 }
 
 std::string counterexample_to_yaml(const Counterexample& cx, std::string_view replay_path) {
@@ -180,7 +193,7 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
 }
 
 std::optional<std::string> write_counterexample(const Counterexample& cx, const std::string& dir,
-                                                std::string& error) {
+                                                std::string& error, bool* replaced_other) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -188,7 +201,18 @@ std::optional<std::string> write_counterexample(const Counterexample& cx, const 
     return std::nullopt;
   }
   const std::string path = (std::filesystem::path(dir) / counterexample_file_name(cx)).string();
-  if (auto failed = write_file_atomically(path, counterexample_to_yaml(cx, path))) {
+  const std::string text = counterexample_to_yaml(cx, recorded_path(path));
+  if (replaced_other != nullptr) {
+    std::error_code exists_error;
+    *replaced_other = false;
+    if (std::filesystem::exists(path, exists_error)) {
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream held;
+      held << in.rdbuf();
+      *replaced_other = held.str() != text;
+    }
+  }
+  if (auto failed = write_file_atomically(path, text)) {
     error = std::move(*failed);
     return std::nullopt;
   }

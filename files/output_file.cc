@@ -170,6 +170,20 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
   return std::nullopt;
 }
 
+std::string recorded_path(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_relative())
+    return path;
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  if (!ec) {
+    const std::filesystem::path relative = p.lexically_normal().lexically_relative(cwd);
+    if (!relative.empty() && *relative.begin() != "..")
+      return relative.string();
+  }
+  return p.filename().string();
+}
+
 std::optional<std::string> output_directory_problem(const std::string& dir) {
   namespace fs = std::filesystem;
   // The directory itself, or the nearest ancestor that exists.

@@ -73,6 +73,12 @@ class OutputFile {
 /// ("cannot write 'PATH': No space left on device"), or nullopt when the file is in place.
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view text);
 
+/// `path` as a file the tool writes records it (a counterexample's `# Found by:` and `# Replay:`
+/// lines): relative to the current directory when it lies under it, as given when it is
+/// relative, and otherwise its file name alone — never an absolute path, which would make the
+/// file depend on the machine and directory it was written on.
+std::string recorded_path(const std::string& path);
+
 /// Why files cannot be written in directory `dir`, or nullopt when they can: `dir` is a
 /// directory in which a file can be created, or does not exist and its nearest existing
 /// ancestor is such a directory (so that it can be created). Tries by creating and removing a

@@ -23,18 +23,18 @@ void print_schedule(const std::vector<TraceStep>& steps, std::ostream& out) {
   }
 }
 
-std::string human_bytes(std::uint64_t bytes) {
-  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-}
-
 std::string stats_line(const checker::Stats& s) {
   return fmt::format(
       "{} states, {} transitions, depth {}, {:.2f} s, {:.0f} states/s, peak memory {}", s.states,
       s.transitions, s.depth, s.seconds, s.states_per_second, human_bytes(s.peak_rss_bytes));
 }
 
-// Why the search stopped: "at the max-states limit (--max-states)", "at the memory limit
-// (--max-memory)", "out of memory".
+}  // namespace
+
+std::string human_bytes(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
 std::string stop_words(std::string_view limit, std::string_view detail) {
   if (limit == checker::kInterrupted)
     return fmt::format("because it was interrupted ({})", detail);
@@ -50,6 +50,8 @@ std::string stop_words(std::string_view limit, std::string_view detail) {
     return "at the time limit (--time-limit)";
   return fmt::format("at the {} limit (--{})", limit, limit);
 }
+
+namespace {
 
 // The fingerprint-collision estimates of a run, as TLC words them.
 std::string collision_line(const checker::Stats& s) {
@@ -325,13 +327,7 @@ void print_check_text(const CheckReport& c, std::ostream& out) {
               c.write_error, c.expectations != nullptr, c.reduction, out);
   if (c.expectations == nullptr)
     return;
-  print_expectations(*c.expectations, out);
-  const int code = expectations_exit_code(*c.expectations);
-  report::print(out, "gate       {} (exit {})\n",
-                code == 0   ? "every expectation is met"
-                : code == 1 ? "an expectation is NOT MET"
-                            : "a limit left an expectation undecided: nothing is proven",
-                code);
+  print_gate(*c.expectations, out);
 }
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {

@@ -6,6 +6,7 @@
 #include <bitset>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/explore_types.h"
@@ -60,6 +61,13 @@ void print_check_text(const CheckReport& report, std::ostream& out);
 
 /// The `check --json` document on one line; `exit_code` is its "exit_code".
 void print_check_json(const CheckReport& report, int exit_code, std::ostream& out);
+
+/// Why a search stopped, after "the search stopped": "at the time limit (--time-limit)", "at
+/// the memory limit (--max-memory)", "because it was interrupted (SIGINT)", ...
+std::string stop_words(std::string_view limit, std::string_view detail);
+
+/// `bytes` in MiB with one decimal: "7.8 MiB".
+std::string human_bytes(std::uint64_t bytes);
 
 /// The progress line of a running search (without a newline): states, depth, rate, queue,
 /// memory, elapsed seconds.

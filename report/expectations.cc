@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "impl/mechanisms.h"
 #include "report/print.h"
 #include "report/swimlanes_html.h"
 
@@ -76,6 +77,16 @@ void print_expectations(const std::vector<Expectation>& expectations, std::ostre
   }
 }
 
+void print_gate(const std::vector<Expectation>& expectations, std::ostream& out) {
+  print_expectations(expectations, out);
+  const int code = expectations_exit_code(expectations);
+  report::print(out, "gate       {} (exit {})\n",
+                code == 0   ? "every expectation is met"
+                : code == 1 ? "an expectation is NOT MET"
+                            : "a limit left an expectation undecided: nothing is proven",
+                code);
+}
+
 Json expectations_json(const std::vector<Expectation>& expectations) {
   Json out = Json::array();
   for (const Expectation& e : expectations) {
@@ -85,6 +96,21 @@ Json expectations_json(const std::vector<Expectation>& expectations) {
                    {"met", e.is_met()}});
   }
   return out;
+}
+
+std::string junit_name(const Scenario& scenario, bool unfair) {
+  std::string words = scenario.name + "--" + scenario.profile;
+  const Mechanisms base = profile(scenario.profile).value_or(Mechanisms{});
+  for (const std::string& d : differences(scenario.mechanisms, base)) {
+    // "--gate=release-before-last" -> "gate-release-before-last"
+    std::string word = d.starts_with("--") ? d.substr(2) : d;
+    std::replace(word.begin(), word.end(), '=', '-');
+    words += "--" + word;
+  }
+  if (unfair)
+    words += "--unfair";
+  std::replace(words.begin(), words.end(), '.', '_');
+  return "preemptcheck." + words;
 }
 
 std::string junit_xml(const std::vector<Expectation>& expectations, std::string_view suite,

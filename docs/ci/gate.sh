@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Gate scenarios in CI (docs/ci/gating.md): run `preemptcheck check` once per line of GATE_FILE
 # (each line: a scenario and its options, e.g. `--profile kubernetes --expect-violated P`),
-# writing a JUnit report per line to OUT/junit/ and counterexample files to OUT/found/.
+# writing each line's files into a directory of its own, OUT/line-N/ (N from 1, blank and `#`
+# lines not counted): its JUnit report, junit.xml, and its counterexample files, found/. Two
+# lines that check one scenario under one profile write files of the same names; each keeps
+# its own.
 # Exits 0 when every line's expectations are met, otherwise the first failing line's exit code
 # (1 an expectation not met, 3 a limit left one undecided, 2 bad input).
 # Usage: docs/ci/gate.sh PREEMPTCHECK GATE_FILE OUT
@@ -13,14 +16,15 @@ fi
 preemptcheck=$1
 gate_file=$2
 out=$3
-mkdir -p "$out/junit" "$out/found" || exit 2
+mkdir -p "$out" || exit 2
 status=0
 n=0
 while read -r line || [ -n "$line" ]; do
   case "$line" in "" | "#"*) continue ;; esac
   n=$((n + 1))
   # shellcheck disable=SC2086  # each line is a command's words
-  "$preemptcheck" check $line --quiet --junit "$out/junit/check-$n.xml" --out "$out/found"
+  mkdir -p "$out/line-$n" || exit 2
+  "$preemptcheck" check $line --quiet --junit "$out/line-$n/junit.xml" --out "$out/line-$n/found"
   rc=$?
   echo "gate line $n: exit $rc: $line"
   if [ "$rc" -ne 0 ] && [ "$status" -eq 0 ]; then

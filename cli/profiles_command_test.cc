@@ -1,0 +1,50 @@
+// `preemptcheck profiles`: every profile of impl/'s table, each described (what it is, which
+// kube-scheduler versions it stands for) and with the switches that differ from `reference`,
+// as impl/'s table has them.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/command_test_support.h"
+#include "impl/mechanisms.h"
+
+namespace preemptcheck::cli {
+namespace {
+
+using testing::count_of;
+using testing::split_lines;
+
+TEST(cliProfiles, EveryProfileIsDescribedWithItsSwitches) {
+  std::ostringstream out;
+  std::ostringstream err;
+  ASSERT_EQ(run_main({"profiles"}, out, err), kExitHolds) << err.str();
+  const std::string text = out.str();
+  EXPECT_EQ(text.find("not described"), std::string::npos) << text;
+  EXPECT_EQ(count_of(text, "\nwhat       "), profile_names().size()) << text;
+  const Mechanisms reference = *profile("reference");
+  for (std::string_view name : profile_names()) {
+    const auto at = text.find("profile    " + std::string(name) + "\n");
+    ASSERT_NE(at, std::string::npos) << name << "\n" << text;
+    const std::string block = text.substr(at, text.find("\n\n", at) - at);
+    const auto lines = split_lines(block);
+    ASSERT_EQ(lines.size(), 4U) << block;
+    EXPECT_TRUE(lines[1].starts_with("what       ") && lines[1].size() > 11) << block;
+    EXPECT_TRUE(lines[2].starts_with("versions   ") && lines[2].size() > 11) << block;
+    // The switches, as impl/'s table has them.
+    for (const std::string& d : differences(*profile(name), reference))
+      EXPECT_NE(lines[3].find(d.substr(2)), std::string::npos) << d << "\n" << block;
+    if (differences(*profile(name), reference).empty()) {
+      EXPECT_NE(lines[3].find("none"), std::string::npos) << block;
+    }
+  }
+  // kubernetes-1.35 is kubernetes with the API dispatcher, and says which 1.35.
+  const auto k135 = text.find("profile    kubernetes-1.35\n");
+  EXPECT_NE(text.find("api-calls=dispatched", k135), std::string::npos);
+  EXPECT_NE(text.find("versions   1.35.0", k135), std::string::npos);
+}
+
+}  // namespace
+}  // namespace preemptcheck::cli
