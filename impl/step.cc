@@ -469,9 +469,10 @@ StepReport World::apply(const Action& a) {
   }
   merge_duplicate_jobs();  // executor.cc
   normalize_stamps();
-  record_footprint(report);  // watch_order.cc
-  if (cluster_->is_causal())
+  if (cluster_->is_causal()) {
+    record_footprint(report);  // watch_order.cc
     order_new_events(report, from);
+  }
   return report;
 }
 

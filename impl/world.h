@@ -113,9 +113,9 @@ struct StepReport {
   /// (stale-nomination=ignore), so it depends on that pod's later writes.
   bool read_later_event = false;
   /// The step's footprint, which orders the watch events it writes under the causal watch
-  /// order (impl/watch_order.cc): whether it read or wrote the scheduler's side of the World
-  /// (every step but a kubelet's), and the pods whose API object or monitor memory it read or
-  /// wrote. Two steps with disjoint footprints commute.
+  /// order (impl/watch_order.cc; filled by World::record_footprint): whether it read or wrote the
+  /// scheduler's side of the World (every step but a kubelet's), and the pods whose API object or
+  /// monitor memory it read or wrote. Two steps with disjoint footprints commute.
   bool touched_scheduler = false;
   PodSet touched_pods = 0;
 };
@@ -209,6 +209,10 @@ class World {
   /// their order) and no happens-before bookkeeping: what the serializations of concurrent
   /// writes have in common. The watch order's soundness tests compare states by it.
   World without_serialization(const Cluster& fifo) const;
+  /// Fills StepReport::touched_* for `report`, the step just taken from this World's
+  /// predecessor. apply() does so under the causal watch order only; the census of
+  /// commuting steps (properties/independence_test.cc) calls it under FIFO.
+  void record_footprint(StepReport& report) const;
   /// Whether node n exists: it does not arrive later, or its `create-node` has happened.
   bool node_exists(NodeId n) const { return (uncreated_nodes_ & (1u << n)) == 0; }
   /// Whether arrival a has been created (trivially so for Arrival::Kind::kNone). Read off the
@@ -406,8 +410,6 @@ class World {
   std::string why_observe_not_enabled(const Action& a) const;
   /// Under the causal watch order: removes pending event k, renumbering every mask.
   void drop_event(std::size_t k);
-  /// The footprint of the step just taken (StepReport::touched_*).
-  void record_footprint(StepReport& report) const;
   /// Under the causal watch order, after a step whose new events are events_[from…]: each
   /// happens after what the step's footprint depended on, the clocks advance, and the
   /// pending events are put in their canonical serialization.

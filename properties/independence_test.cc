@@ -102,9 +102,16 @@ struct Census {
   long disjoint_pairs = 0;
 };
 
-// Whether a then b and b then a are both possible from s and reach the same state with the
-// same findings.
-bool commute(const WorldModel& model, const WorldState& s, const Action& a, const Action& b) {
+// How two orders of a pair of steps are compared: the same state (World and ledger) with the
+// same findings; the same up to the serialization of their writes (the causal watch order's
+// quotient, impl/watch_order.cc), with the same findings; or up to it, states alone (a
+// monitor's finding judges a step from the state it starts in, and is the same in the
+// reduced search as long as the same states are reached).
+enum class Same { kExactly, kModuloSerialization, kStatesModuloSerialization };
+
+// Whether a then b and b then a are both possible from s and reach the same outcome.
+bool commute(const WorldModel& model, const WorldState& s, const Action& a, const Action& b,
+             Same same = Same::kExactly) {
   checker::Observation obs;
   WorldState ab = model.next_state(s, a, obs);
   if (!ab.world.is_enabled(b))
@@ -116,38 +123,24 @@ bool commute(const WorldModel& model, const WorldState& s, const Action& a, cons
   if (!ba.world.is_enabled(a))
     return false;
   ba = model.next_state(ba, a, obs);
-  return ab == ba && found_ab == findings(obs);
+  const bool found = same == Same::kStatesModuloSerialization || found_ab == findings(obs);
+  if (same == Same::kExactly)
+    return ab == ba && found;
+  const Cluster& c = model.cluster();
+  return ab.world.without_serialization(c) == ba.world.without_serialization(c) &&
+         ab.ledger == ba.ledger && found;
 }
 
 // The footprint of a from s (StepReport::touched_*).
 StepReport footprint(const WorldState& s, const Action& a) {
   World w = s.world;
-  return w.apply(a);
+  StepReport r = w.apply(a);
+  w.record_footprint(r);
+  return r;
 }
 
 bool disjoint(const StepReport& a, const StepReport& b) {
   return !(a.touched_scheduler && b.touched_scheduler) && (a.touched_pods & b.touched_pods) == 0;
-}
-
-// commute(), comparing the two states with the serialization of their writes forgotten; with
-// `findings` false, the states alone (a monitor's finding judges a step from the state it
-// starts in, and is the same in the reduced search as long as the same states are reached).
-bool commute_modulo_serialization(const WorldModel& model, const WorldState& s, const Action& a,
-                                  const Action& b, bool compare_findings = true) {
-  checker::Observation obs;
-  WorldState ab = model.next_state(s, a, obs);
-  if (!ab.world.is_enabled(b))
-    return false;
-  ab = model.next_state(ab, b, obs);
-  const std::vector<std::size_t> found_ab = findings(obs);
-  obs.clear();
-  WorldState ba = model.next_state(s, b, obs);
-  if (!ba.world.is_enabled(a))
-    return false;
-  ba = model.next_state(ba, a, obs);
-  const Cluster& c = model.cluster();
-  return ab.world.without_serialization(c) == ba.world.without_serialization(c) &&
-         ab.ledger == ba.ledger && (!compare_findings || found_ab == findings(obs));
 }
 
 void walk(const std::string& path, const std::string& profile, std::mt19937_64& rng,
@@ -192,13 +185,13 @@ void walk(const std::string& path, const std::string& profile, std::mt19937_64& 
               (a.kind == ActionKind::kTerminate && b.kind == ActionKind::kObserve);
           if (observe_terminate && !c)
             census.observe_terminate.push_back(where);
-          const bool cm = c || commute_modulo_serialization(model, s, a, b);
+          const bool cm = c || commute(model, s, a, b, Same::kModuloSerialization);
           auto& [commuting_modulo, tried_modulo] = census.pairs_modulo[{ka, kb}];
           commuting_modulo += cm ? 1 : 0;
           ++tried_modulo;
           if (disjoint(footprint(s, a), footprint(s, b))) {
             ++census.disjoint_pairs;
-            if (!cm && !commute_modulo_serialization(model, s, a, b, false))
+            if (!cm && !commute(model, s, a, b, Same::kStatesModuloSerialization))
               census.footprint_claims.push_back(where + ": disjoint footprints, no commute");
           }
         }
@@ -216,7 +209,7 @@ void walk(const std::string& path, const std::string& profile, std::mt19937_64& 
           if (b == a || !s.world.is_enabled(b) || !disjoint(fa, footprint(next, b)))
             continue;
           ++census.disjoint_pairs;
-          if (!commute_modulo_serialization(model, s, a, b, false)) {
+          if (!commute(model, s, a, b, Same::kStatesModuloSerialization)) {
             census.footprint_claims.push_back(
                 path + " under " + profile + ": " + format_action(a, *cluster) + " then " +
                 format_action(b, *cluster) + ": disjoint footprints, no commute");
