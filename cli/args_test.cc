@@ -19,21 +19,9 @@
 namespace preemptcheck::cli {
 namespace {
 
-struct Outcome {
-  int code = 0;
-  std::string out;
-  std::string err;
-};
+using Outcome = testing::Ran;
 
-Outcome run(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  Outcome r;
-  r.code = run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Outcome run(const std::vector<std::string>& args) { return testing::run_command(args); }
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -60,21 +48,21 @@ TEST(cliArgs, ASwitchAppliesOnTopOfTheProfileInEitherOrder) {
 
 TEST(cliArgs, ASecondDifferentProfileIsRefused) {
   const Outcome r = run({"check", "--profile", "kubernetes", "--profile", "reference"});
-  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_EQ(r.rc, kExitBadInput);
   EXPECT_TRUE(contains(r.err, "--profile given twice")) << r.err;
 }
 
 TEST(cliArgs, ASwitchGivenTwiceWithTwoValuesIsRefused) {
   const Outcome r = run({"check", "--inflight=off", "--inflight=on"});
-  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_EQ(r.rc, kExitBadInput);
   EXPECT_TRUE(contains(r.err, "--inflight given twice ('off', then 'on')")) << r.err;
   // The same value twice says nothing new, and is accepted.
-  EXPECT_EQ(run({"check", "--inflight=off", "--inflight=off", "--quiet"}).code, kExitViolated);
+  EXPECT_EQ(run({"check", "--inflight=off", "--inflight=off", "--quiet"}).rc, kExitViolated);
 }
 
 TEST(cliArgs, AnUnknownPropertyListsTheNames) {
   const Outcome r = run({"check", "--property", "no-such"});
-  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_EQ(r.rc, kExitBadInput);
   EXPECT_TRUE(contains(r.err,
                        "unknown property 'no-such'; expected one of: no-double-victim, "
                        "no-double-claim"))
@@ -95,7 +83,7 @@ TEST(cliArgs, EveryNumericOptionHasOneStrictRule) {
       std::vector<std::string> args = cmd;
       args.push_back(bad);
       const Outcome r = run(args);
-      EXPECT_EQ(r.code, kExitBadInput) << cmd.back() << " '" << bad << "'";
+      EXPECT_EQ(r.rc, kExitBadInput) << cmd.back() << " '" << bad << "'";
     }
   }
   EXPECT_EQ(parse_seconds("0.5"), 0.5);
@@ -111,7 +99,7 @@ TEST(cliArgs, EveryNumericOptionHasOneStrictRule) {
 
 TEST(cliArgs, ASwitchThatChangesNothingGetsANoteNotAnError) {
   const Outcome r = run({"check", "--profile", "reference", "--inflight=on", "--max-states", "10"});
-  EXPECT_EQ(r.code, kExitLimit);
+  EXPECT_EQ(r.rc, kExitLimit);
   EXPECT_TRUE(contains(r.err, "note: --inflight=on changes nothing")) << r.err;
 }
 
@@ -122,25 +110,25 @@ TEST(cliArgs, DifferentialWithoutAnEffectiveSwitchIsAUsageError) {
            {"search", "--differential", "--profile", "kubernetes", "--gate=last-victim", "--seed",
             "1"}}) {
     const Outcome r = run(args);
-    EXPECT_EQ(r.code, kExitBadInput) << args[2];
+    EXPECT_EQ(r.rc, kExitBadInput) << args[2];
     EXPECT_TRUE(contains(r.err, "--differential compares")) << r.err;
   }
 }
 
 TEST(cliArgs, SearchPrintsItsSeedAndReproduceLineWhenItPasses) {
   const Outcome r = run({"search", "--seed", "3", "--runs", "3"});
-  EXPECT_EQ(r.code, kExitHolds);
+  EXPECT_EQ(r.rc, kExitHolds);
   EXPECT_TRUE(contains(r.out, "seed 3")) << r.out;
   EXPECT_TRUE(contains(r.out, "reproduce  preemptcheck search --seed 3 --runs 3")) << r.out;
   const Outcome s = run({"search", "--stateful", "--seed", "3", "--runs", "1", "--max-steps", "5"});
-  EXPECT_EQ(s.code, kExitHolds);
+  EXPECT_EQ(s.rc, kExitHolds);
   EXPECT_TRUE(contains(s.out, "reproduce  preemptcheck search --seed 3 --runs 1 --stateful"))
       << s.out;
 }
 
 TEST(cliArgs, VersionNamesVersionSchemeAndRevision) {
   const Outcome r = run({"--version"});
-  EXPECT_EQ(r.code, kExitHolds);
+  EXPECT_EQ(r.rc, kExitHolds);
   EXPECT_TRUE(contains(r.out, "preemptcheck ")) << r.out;
   EXPECT_TRUE(contains(r.out, "fingerprint scheme " + std::to_string(kFingerprintScheme)));
   EXPECT_TRUE(contains(r.out, "git revision ")) << r.out;
@@ -149,7 +137,7 @@ TEST(cliArgs, VersionNamesVersionSchemeAndRevision) {
 TEST(cliArgs, EachCommandHasItsOwnHelp) {
   for (std::string_view command : kCommandNames) {
     const Outcome r = run({std::string(command), "--help"});
-    EXPECT_EQ(r.code, kExitHolds) << command;
+    EXPECT_EQ(r.rc, kExitHolds) << command;
     EXPECT_EQ(r.out, command_help(command));
     bool switches = false;
     for (const std::string& name : option_names(command, switches)) {
@@ -157,8 +145,8 @@ TEST(cliArgs, EachCommandHasItsOwnHelp) {
     }
   }
   EXPECT_EQ(run({"--help"}).out, usage_text());
-  EXPECT_EQ(run({}).code, kExitBadInput);
-  EXPECT_EQ(run({"frobnicate"}).code, kExitBadInput);
+  EXPECT_EQ(run({}).rc, kExitBadInput);
+  EXPECT_EQ(run({"frobnicate"}).rc, kExitBadInput);
 }
 
 // README's "Command line" synopsis lists exactly the options each command's --help lists.

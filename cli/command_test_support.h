@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/check_command.h"
 
 namespace preemptcheck::cli::testing {
@@ -70,6 +71,31 @@ inline std::size_t count_of(const std::string& text, const std::string& needle) 
   for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
     ++n;
   return n;
+}
+
+/// What a command printed, and its exit code.
+struct Ran {
+  int rc = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `preemptcheck ARGS` in this process, as main does.
+inline Ran run_command(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  Ran r;
+  r.rc = run_main(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+/// `preemptcheck check ARGS --quiet`.
+inline Ran run_check_quiet(std::vector<std::string> args) {
+  args.insert(args.begin(), "check");
+  args.push_back("--quiet");
+  return run_command(args);
 }
 
 /// A fresh folder for one test, removed with it.

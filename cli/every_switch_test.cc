@@ -26,21 +26,9 @@ namespace {
 using testing::ScratchDir;
 using testing::source_path;
 
-struct Ran {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Ran;
 
-Ran run(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  Ran r;
-  r.rc = run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Ran run(const std::vector<std::string>& args) { return testing::run_command(args); }
 
 // The files `dir` holds, sorted.
 std::vector<std::string> files_in(const std::filesystem::path& dir) {

@@ -21,13 +21,9 @@ using testing::ScratchDir;
 using testing::source_path;
 
 int run(std::vector<std::string> args, std::string& out) {
-  args.insert(args.begin(), "check");
-  args.push_back("--quiet");
-  std::ostringstream o;
-  std::ostringstream e;
-  const int code = run_main(args, o, e);
-  out = o.str() + e.str();
-  return code;
+  const testing::Ran r = testing::run_check_quiet(std::move(args));
+  out = r.out + r.err;
+  return r.rc;
 }
 
 const std::string kG1 = source_path("scenarios/g1-basic.yaml");

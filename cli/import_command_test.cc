@@ -18,18 +18,9 @@ namespace {
 using testing::ScratchDir;
 using testing::source_path;
 
-struct Ran {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Ran;
 
-Ran run(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int rc = run_main(args, out, err);
-  return {rc, out.str(), err.str()};
-}
+Ran run(const std::vector<std::string>& args) { return testing::run_command(args); }
 
 TEST(cliImport, FixtureImportsAndCheckExploresIt) {
   ScratchDir dir;

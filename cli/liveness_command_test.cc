@@ -21,21 +21,9 @@ using testing::ScratchDir;
 using testing::source_path;
 using testing::write_text;
 
-struct Outcome {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = testing::Ran;
 
-Outcome run(std::vector<std::string> args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  Outcome r;
-  r.rc = run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Outcome run(const std::vector<std::string>& args) { return testing::run_command(args); }
 
 std::string replace_once(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);

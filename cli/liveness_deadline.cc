@@ -101,24 +101,10 @@ TimedLivenessRun run_no_starvation(const Scenario& scenario, std::uint64_t max_s
   timed.stats.states = found.states;
   timed.stats.transitions = found.transitions;
   finish();
-  if (!found.lasso)
-    return timed;
-  // The lasso as a file's value, as check_no_starvation() writes it.
-  std::vector<Action> actions = found.lasso->prefix;
-  actions.insert(actions.end(), found.lasso->cycle.begin(), found.lasso->cycle.end());
-  const Schedule schedule = replay_schedule(scenario, actions);
-  Counterexample cx;
-  cx.property = std::string(spec::kNoStarvation);
-  cx.message = spec::starvation_message(cluster, static_cast<PodId>(found.lasso->obligation));
-  cx.found_by.method = std::string(fairness ? kLivenessMethod : kLivenessUnfairMethod);
-  cx.found_by.shortest = false;  // the prefix is shortest; the loop is one fair loop
-  cx.found_by.states = found.states;
-  cx.found_by.depth = static_cast<std::uint32_t>(actions.size());
-  cx.scenario = scenario;
-  cx.command = std::move(command);
-  cx.steps = counterexample_steps(schedule);
-  cx.loop = found.lasso->prefix.size();
-  timed.run.counterexample = std::move(cx);
+  if (found.lasso) {
+    timed.run.counterexample = starvation_counterexample(
+        scenario, cluster, *found.lasso, found.states, std::move(command), fairness);
+  }
   return timed;
 }
 

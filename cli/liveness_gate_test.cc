@@ -25,23 +25,9 @@ using testing::read_text;
 using testing::ScratchDir;
 using testing::source_path;
 
-struct Outcome {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = testing::Ran;
 
-Outcome check(std::vector<std::string> args) {
-  args.insert(args.begin(), "check");
-  args.push_back("--quiet");
-  std::ostringstream out;
-  std::ostringstream err;
-  Outcome r;
-  r.rc = run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Outcome check(std::vector<std::string> args) { return testing::run_check_quiet(std::move(args)); }
 
 const std::string kReturning = source_path("scenarios/returning-victim.yaml");
 const std::string kG2 = source_path("scenarios/g2-single-victim.yaml");

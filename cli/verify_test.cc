@@ -25,21 +25,9 @@ using testing::source_path;
 using testing::split_lines;
 using testing::write_text;
 
-struct Ran {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Ran;
 
-Ran run(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  Ran r;
-  r.rc = run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+Ran run(const std::vector<std::string>& args) { return testing::run_command(args); }
 
 // The one file `check ARGS --out DIR` writes (g2-single-victim's lost wake-up, 7 steps).
 std::string written_file(const ScratchDir& dir) {

@@ -27,22 +27,16 @@
 #include "impl/cluster.h"
 #include "impl/mechanism_choice.h"
 #include "properties/committed_scenarios.h"
+#include "properties/reduction_testing.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck {
 namespace {
 
+using reduction_testing::cluster_of;
+
 constexpr int kWalks = 40;
 constexpr int kSteps = 60;
-
-std::shared_ptr<const Cluster> cluster_of(const std::string& path, const std::string& profile) {
-  Scenario s = load_scenario_file(path);
-  MechanismChoice choice;
-  choice.profile = profile;
-  const auto error = apply_choice(s, choice);
-  EXPECT_FALSE(error.has_value()) << error.value_or("");
-  return std::make_shared<const Cluster>(s);
-}
 
 // A step of a component other than the scheduling thread that writes a pod to the API server:
 // a binding call, an eviction, the kubelet, a user, a controller, another scheduler.

@@ -32,30 +32,36 @@ checker::LivenessProperty<WorldLivenessModel> no_starvation(const Cluster& clust
   return p;
 }
 
+Counterexample starvation_counterexample(const Scenario& scenario, const Cluster& cluster,
+                                         const checker::Lasso<Action>& lasso, std::uint64_t states,
+                                         std::string command, bool fairness) {
+  std::vector<Action> actions = lasso.prefix;
+  actions.insert(actions.end(), lasso.cycle.begin(), lasso.cycle.end());
+  const Schedule schedule = replay_schedule(scenario, actions);
+  Counterexample cx;
+  cx.property = std::string(spec::kNoStarvation);
+  cx.message = spec::starvation_message(cluster, static_cast<PodId>(lasso.obligation));
+  cx.found_by.method = std::string(fairness ? kLivenessMethod : kLivenessUnfairMethod);
+  cx.found_by.shortest = false;  // the prefix is shortest; the loop is one fair loop
+  cx.found_by.states = states;
+  cx.found_by.depth = static_cast<std::uint32_t>(actions.size());
+  cx.scenario = scenario;
+  cx.command = std::move(command);
+  cx.steps = counterexample_steps(schedule);
+  cx.loop = lasso.prefix.size();
+  return cx;
+}
+
 LivenessRun check_no_starvation(const Scenario& scenario, std::uint64_t max_states,
                                 std::string command, bool fairness) {
   const Cluster cluster(scenario);
   const WorldLivenessModel model(cluster);
   const auto found = checker::check_liveness(model, no_starvation(cluster, fairness), max_states);
   LivenessRun run{found.status, found.states, found.transitions, std::nullopt, found.detail};
-  if (!found.lasso)
-    return run;
-  std::vector<Action> actions = found.lasso->prefix;
-  actions.insert(actions.end(), found.lasso->cycle.begin(), found.lasso->cycle.end());
-  const Schedule schedule = replay_schedule(scenario, actions);
-  Counterexample cx;
-  cx.property = std::string(spec::kNoStarvation);
-  cx.message = spec::starvation_message(cluster, static_cast<PodId>(found.lasso->obligation));
-  cx.found_by.method = std::string(fairness ? kLivenessMethod : kLivenessUnfairMethod);
-  cx.found_by.shortest =
-      false;  // the prefix is shortest; the loop is one fair loop, not the shortest
-  cx.found_by.states = found.states;
-  cx.found_by.depth = static_cast<std::uint32_t>(actions.size());
-  cx.scenario = scenario;
-  cx.command = std::move(command);
-  cx.steps = counterexample_steps(schedule);
-  cx.loop = found.lasso->prefix.size();
-  run.counterexample = std::move(cx);
+  if (found.lasso) {
+    run.counterexample = starvation_counterexample(scenario, cluster, *found.lasso, found.states,
+                                                   std::move(command), fairness);
+  }
   return run;
 }
 

@@ -63,6 +63,12 @@ struct LivenessRun {
   std::string detail;  ///< for kModelCapacity, what is full
 };
 
+/// The lasso `found` (a no-starvation violation over `scenario`, after `states` states) as a
+/// file's value: its steps, its loop marked, `command` in the header.
+Counterexample starvation_counterexample(const Scenario& scenario, const Cluster& cluster,
+                                         const checker::Lasso<Action>& lasso, std::uint64_t states,
+                                         std::string command, bool fairness);
+
 /// Builds the state graph of `scenario` (at most `max_states` states) and searches it for a
 /// lasso on which a pod starves, fair unless `fairness` is off. `command` goes into the
 /// file's header.

@@ -26,24 +26,19 @@
 #include "properties/committed_scenarios.h"
 #include "properties/generators.h"
 #include "properties/rapidcheck_run.h"
+#include "properties/reduction_testing.h"
 #include "properties/world_explore.h"
 #include "properties/world_model.h"
 
 namespace preemptcheck::watch_order_testing {
 
+using reduction_testing::cluster_of;
+using reduction_testing::replays;
+using reduction_testing::verdicts;
+
 inline constexpr std::uint64_t kMaxStates = 150'000;
 // The FIFO spaces whose every state is compared one by one.
 inline constexpr std::size_t kMaxCompared = 40'000;
-
-inline std::shared_ptr<const Cluster> cluster_of(const std::string& path,
-                                                 const std::string& profile) {
-  Scenario s = load_scenario_file(path);
-  MechanismChoice choice;
-  choice.profile = profile;
-  const auto error = apply_choice(s, choice);
-  EXPECT_FALSE(error.has_value()) << error.value_or("");
-  return std::make_shared<const Cluster>(s);
-}
 
 inline checker::Result<Action> run(const std::shared_ptr<const Cluster>& cluster, WatchOrder order,
                                    unsigned threads = 1, std::uint64_t max_states = kMaxStates) {
@@ -83,47 +78,6 @@ inline std::optional<std::set<std::uint64_t>> reached(const std::shared_ptr<cons
     }
   }
   return out;
-}
-
-// Each property's verdict, and the witnesses reached when the whole space was searched.
-inline std::map<std::string, std::string> verdicts(const checker::Result<Action>& r) {
-  std::map<std::string, std::string> out;
-  bool whole = r.outcome == checker::Outcome::kHolds;
-  for (std::size_t i = 0; i < r.property_results.size(); ++i) {
-    if (r.properties[i].kind == checker::PropertyKind::kAlways) {
-      out[r.properties[i].name] = std::string(property_status_name(r.property_results[i].status));
-      whole = whole || r.property_results[i].status == checker::PropertyStatus::kHolds;
-    }
-  }
-  if (whole) {
-    for (std::size_t i = 0; i < r.reached.size(); ++i) {
-      if (r.properties[i].kind == checker::PropertyKind::kSometimes)
-        out[r.properties[i].name] = r.reached[i] ? "reached" : "not reached";
-    }
-  }
-  return out;
-}
-
-// Replays `path`, a FIFO schedule, in the FIFO model: every step enabled, and the last one
-// reports `property` violated. Empty when it does; otherwise what went wrong.
-inline std::string replays(const std::shared_ptr<const Cluster>& cluster,
-                           const std::vector<Action>& path, std::size_t property) {
-  const WorldModel model(cluster);
-  WorldState s = model.initial_state();
-  checker::Observation obs;
-  if (path.empty())
-    model.check_initial(s, obs);
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    if (!s.world.is_enabled(path[i]))
-      return "step " + std::to_string(i + 1) + " is not enabled";
-    obs.clear();
-    s = model.next_state(s, path[i], obs);
-  }
-  for (const auto& [p, message] : obs.violated) {
-    if (p == property)
-      return {};
-  }
-  return "the last step does not violate the property";
 }
 
 struct Comparison {
