@@ -168,8 +168,8 @@ bool World::second_scheduler_fits(PodId p, NodeId n) const {
   // #130429: a second scheduler places its pending pod where it fits beside what the API
   // server has on the node. It does not see kube-scheduler's nominations as claims: its
   // nominator is fed only by the unscheduled pods its own informer filter lets through,
-  // those whose schedulerName it handles (responsibleForPod in
-  // pkg/scheduler/eventhandlers.go; seen here at no named commit, so not citable here). With
+  // those whose schedulerName it handles (responsibleForPod,
+  // pkg/scheduler/eventhandlers.go@00cd67b7742e5af43e2eb841fde28de797344ed0 L474–477). With
   // PodScheduler::kSecondAware it keeps clear of the nominatedNodeName the API server shows
   // for pods of priority >= its own, kube-scheduler's own two-pass rule (fits()), the
   // setting in which the loop of #130429 closes.

@@ -3,7 +3,7 @@
 // itself: filterPodsWithPDBViolation starts from each PDB's Status.DisruptionsAllowed
 // (default_preemption.go@e4d77d9256504b95df4fd35f9b2e4308707951d7 L374–377), read from the
 // scheduler's PDB lister (preemption.go@98be7dfc5da8533f62c063206c5751e884d6294d
-// `getPodDisruptionBudgets` L402–407, called by `findCandidates` L238). That status is
+// `getPodDisruptionBudgets` L415–420, called by `findCandidates` L238). That status is
 // written by the disruption controller whenever its worker gets to the PDB (`trySync` →
 // `countHealthyPods` → `updatePdbStatus`, pkg/controller/disruption/disruption.go at
 // 003e86297d18a8538c9da3619871393f9703bf70; its lines were not counted). Between a victim's

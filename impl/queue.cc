@@ -38,8 +38,8 @@ bool World::is_running_preemption(PodId p) const {
 
 void World::add_to_queue(PodId p, StepReport& report) {
   // A pod of a second scheduler never enters kube-scheduler's queue: the informer's filter
-  // hands the queue only pods whose schedulerName it handles (responsibleForPod; not citable
-  // here, see second_scheduler_fits).
+  // hands the queue only pods whose schedulerName it handles (responsibleForPod,
+  // pkg/scheduler/eventhandlers.go@00cd67b7742e5af43e2eb841fde28de797344ed0 L474–477).
   if (is_second_schedulers(p))
     return;
   backoff_ &= ~pod_bit(p);
@@ -70,8 +70,8 @@ void World::add_to_queue(PodId p, StepReport& report) {
 
 void World::restamp(PodId p) {
   // The timestamp is the clock's now: newer than every other pod's. newQueuedPodInfo sets it
-  // at an Add (scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610, near the file's
-  // end; line not counted), AddUnschedulableIfNotPresent refreshes it at every failure
+  // at an Add (scheduling_queue.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610 L1417–1428,
+  // `Timestamp: now` L1424), AddUnschedulableIfNotPresent refreshes it at every failure
   // (L893); moves between activeQ, backoffQ and the pool keep it (moveToActiveQ, read at
   // that commit, line span not counted; moveToBackoffQ L684-703). Between steps a priority's
   // stamps are ranks 0..k-1; within a step a fresh one is one past the largest, and
