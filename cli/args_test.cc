@@ -149,6 +149,24 @@ TEST(cliArgs, EachCommandHasItsOwnHelp) {
   EXPECT_EQ(run({"frobnicate"}).rc, kExitBadInput);
 }
 
+// No two entries of --help run together: every option starts after a blank, a bracket, a comma
+// or a line's start, in the switches' two columns as everywhere else.
+TEST(cliArgs, HelpNeverRunsTwoOptionsTogether) {
+  std::vector<std::string> helps{run({"--help"}).out};
+  for (std::string_view command : kCommandNames)
+    helps.push_back(run({std::string(command), "--help"}).out);
+  for (const std::string& help : helps) {
+    for (auto at = help.find("--"); at != std::string::npos; at = help.find("--", at + 2)) {
+      const char before = at == 0 ? '\n' : help[at - 1];
+      EXPECT_TRUE(before == ' ' || before == '\n' || before == '[' || before == ',' ||
+                  before == '(' || before == '`' || before == '-' || before == '=')
+          << "'" << before << "' right before: " << help.substr(at, 40);
+      while (at + 2 < help.size() && help[at + 2] == '-')
+        ++at;
+    }
+  }
+}
+
 // README's "Command line" synopsis lists exactly the options each command's --help lists.
 TEST(cliArgs, ReadmeSynopsisListsEveryOption) {
   const std::string readme = testing::read_text(testing::source_path("README.md"));

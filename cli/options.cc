@@ -3,6 +3,7 @@
 #include "cli/options.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <limits>
 
@@ -320,14 +321,21 @@ std::string switches_text() {
     profiles += fmt::format("{}{}{}", profiles.empty() ? "" : ", ", p,
                             p == "reference" ? " (default)" : "");
   }
-  std::string out = fmt::format("profiles:    {}\nmechanisms:", profiles);
+  std::string out = fmt::format(
+      "profiles:    {}\n             (`preemptcheck profiles` says which kube-scheduler versions "
+      "each stands for)\nmechanisms:",
+      profiles);
   std::vector<std::string> words;
   for (std::string_view name : mechanism_names()) {
     words.push_back(fmt::format("--{}={}", name, joined_words(mechanism_values(name), "|")));
   }
+  // Two columns, the first as wide as its widest entry and two blanks, so no two run together.
+  std::size_t width = 0;
+  for (size_t i = 0; i < words.size(); i += 2)
+    width = std::max(width, words[i].size() + 2);
   for (size_t i = 0; i < words.size(); i += 2) {
     out += i == 0 ? "  " : "\n             ";
-    out += i + 1 < words.size() ? fmt::format("{:<39}{}", words[i], words[i + 1]) : words[i];
+    out += i + 1 < words.size() ? fmt::format("{:<{}}{}", words[i], width, words[i + 1]) : words[i];
   }
   return out + fmt::format("\nproperties:  {}", joined_words(safety_names(), ", "));
 }
