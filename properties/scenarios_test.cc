@@ -881,7 +881,23 @@ TEST(Scenarios, OvercommittedStartIsJudgedOnWhatIsAdded) {
       << (holds.violation ? holds.violation->message : holds.limit);
   const auto broken = check_scenario(s, {"--assume=off", "--property", "no-overcommit"});
   ASSERT_EQ(broken.outcome, checker::Outcome::kViolated);
-  EXPECT_EQ(broken.violation->message, "node-a holds v2, p1, p2 (cpu 3/2, memory 0/2)");
+  EXPECT_EQ(broken.violation->message, "node-a holds v2, p1, p2 (cpu 3/2)");
+}
+
+// expected-outcome names a pod expected bound that was deleted as deleted, not as unbound: a
+// running pod the scenario expects to stay bound is preempted for a higher one.
+TEST(Scenarios, ExpectedOutcomeSaysAnExpectedPodWasDeleted) {
+  const Scenario s = load_scenario_text(
+      "name: expected-victim\n"
+      "nodes: [{name: node-a, cpu: 2}]\n"
+      "pods:\n"
+      "  - {name: low, priority: 1, cpu: 2, node: node-a}\n"
+      "  - {name: high, priority: 1000, cpu: 2}\n"
+      "expect: {bound: [low]}\n",
+      "expected-victim");
+  const auto broken = check_scenario(s, {"--property", "expected-outcome"});
+  ASSERT_EQ(broken.outcome, checker::Outcome::kViolated) << broken.limit;
+  EXPECT_EQ(broken.violation->message, "the cluster has settled and low is deleted, not bound");
 }
 
 }  // namespace

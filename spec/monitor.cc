@@ -18,6 +18,9 @@ namespace {
 using Kind = CycleDecision::Kind;
 
 std::string usage(const Resources& r, const Resources& cap) {
+  // Memory only where a pod on the node asks for some: "memory 0/4" would say nothing.
+  if (r.memory == 0)
+    return fmt::format("cpu {}/{}", format_cpu(r.cpu), format_cpu(cap.cpu));
   return fmt::format("cpu {}/{}, memory {}/{}", format_cpu(r.cpu), format_cpu(cap.cpu),
                      format_memory(r.memory), format_memory(cap.memory));
 }
@@ -256,9 +259,9 @@ void check_expected_outcome(const World& w, Findings& out) {
   for (PodId p : pods_in(c.expect_bound())) {
     if (w.api(p).exists && w.api(p).node != kNoNode)
       continue;
-    out.violated.emplace_back(
-        Property::kExpectedOutcome,
-        fmt::format("the cluster has settled and {} is not bound", c.pod_name(p)));
+    out.violated.emplace_back(Property::kExpectedOutcome,
+                              fmt::format("the cluster has settled and {} is {}", c.pod_name(p),
+                                          w.api(p).exists ? "not bound" : "deleted, not bound"));
     return;
   }
   for (PodId p : pods_in(c.expect_not_bound())) {
