@@ -84,6 +84,10 @@ TEST(cliLiveness, AnUnfairLassoIsWrittenAndReplaysWithItsLoop) {
             "no-starvation--g2-single-victim--kubernetes--unfair.yaml");
   const std::string text = read_text(files[0]);
   EXPECT_NE(text.find("loop: 2  # step 3 repeats forever"), std::string::npos) << text;
+  // The file is named as a safety check names its file: one replay line, nothing else.
+  EXPECT_NE(r.out.find("\nreplay     preemptcheck replay " + files[0] + "\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
 
   const Outcome replayed = run({"replay", files[0]});
   EXPECT_EQ(replayed.rc, kExitViolated) << replayed.out << replayed.err;

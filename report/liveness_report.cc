@@ -109,8 +109,7 @@ void print_liveness_text(const LivenessReport& r, std::ostream& out) {
         report::print(out, "  {:>3}. {}  # {}\n", i + 1, cx.steps[i].text, cx.steps[i].comment);
     }
     if (!r.written.empty())
-      report::print(out, "wrote      {}\nreplay     preemptcheck replay {}\n", r.written,
-                    r.written);
+      report::print(out, "replay     preemptcheck replay {}\n", r.written);
     if (!r.write_error.empty())
       report::print(out, "unwritten  {}\n", r.write_error);
     if (!gated)
