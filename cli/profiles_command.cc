@@ -42,7 +42,9 @@ constexpr std::array kProfileWords = {
     ProfileWords{"kubernetes-prebind",
                  "the same kube-scheduler as kubernetes, for pods whose binding waits at Permit "
                  "or in PreBind: their victims are preempted in memory, and the binding cycle "
-                 "writes the chosen node as the pod's nominatedNodeName first",
+                 "writes the chosen node as the pod's nominatedNodeName first. It differs from "
+                 "kubernetes only where a pod binds to a node it is not nominated to, or a "
+                 "victim's own binding is in flight; elsewhere both give the same states",
                  "as kubernetes (SPEC §2.7, §3)"},
 };
 

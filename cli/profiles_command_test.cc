@@ -46,5 +46,26 @@ TEST(cliProfiles, EveryProfileIsDescribedWithItsSwitches) {
   EXPECT_NE(text.find("versions   1.35.0", k135), std::string::npos);
 }
 
+// What kubernetes-prebind says of itself: where every pod binds where it is nominated and no
+// victim's binding is in flight (g2-single-victim) it explores kubernetes' states; with a
+// victim's binding in flight (binding-in-flight) it does not.
+TEST(cliProfiles, KubernetesPrebindDiffersOnlyWhereItSaysItDoes) {
+  const auto states = [](const std::string& scenario, const std::string& profile) {
+    const testing::Ran r =
+        testing::run_command({"check", testing::source_path(scenario), "--profile", profile});
+    return testing::number_after(r.out, "explored   ");
+  };
+  for (const std::string scenario :
+       {"scenarios/g2-single-victim.yaml", "scenarios/binding-in-flight.yaml"}) {
+    const auto k = states(scenario, "kubernetes");
+    const auto prebind = states(scenario, "kubernetes-prebind");
+    ASSERT_TRUE(k && prebind) << scenario;
+    if (scenario.find("g2") != std::string::npos)
+      EXPECT_EQ(*k, *prebind) << scenario;
+    else
+      EXPECT_NE(*k, *prebind) << scenario;
+  }
+}
+
 }  // namespace
 }  // namespace preemptcheck::cli
