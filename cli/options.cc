@@ -48,15 +48,26 @@ std::vector<std::string_view> safety_names() {
   return out;
 }
 
+// "kubernetes-1.33 = kubernetes, kubernetes-1.34 = kubernetes"
+std::string alias_words() {
+  std::string out;
+  for (const ProfileAlias& a : profile_aliases())
+    out += fmt::format("{}{} = {}", out.empty() ? "" : ", ", a.name, a.profile);
+  return out;
+}
+
 // --profile and one --NAME=VALUE option per mechanism of impl/'s table. Switches apply on
 // top of the profile whatever their order on the command line, in the order given.
 void mechanism_options(CLI::App& app, MechanismChoice& choice) {
   app.add_option_function<std::string>(
          "--profile",
          [&choice](const std::string& v) {
-           if (!profile(v)) {
-             throw CLI::ValidationError(fmt::format("unknown profile '{}'; expected one of: {}", v,
-                                                    joined_words(profile_names(), ", ")));
+           const bool alias = std::any_of(profile_aliases().begin(), profile_aliases().end(),
+                                          [&v](const ProfileAlias& a) { return a.name == v; });
+           if (!profile(v) && !alias) {
+             throw CLI::ValidationError(
+                 fmt::format("unknown profile '{}'; expected one of: {} (or {})", v,
+                             joined_words(profile_names(), ", "), alias_words()));
            }
            if (choice.profile && *choice.profile != v) {
              throw CLI::ValidationError(fmt::format(
@@ -64,9 +75,9 @@ void mechanism_options(CLI::App& app, MechanismChoice& choice) {
            }
            choice.profile = v;
          },
-         fmt::format("The mechanisms' starting point, one of: {} (default: the scenario's, "
-                     "else reference); switches apply on top of it, before or after it",
-                     joined_words(profile_names(), ", ")))
+         fmt::format("The mechanisms' starting point, one of: {} (or {}; default: the "
+                     "scenario's, else reference); switches apply on top of it, before or after it",
+                     joined_words(profile_names(), ", "), alias_words()))
       ->type_name("P")
       ->trigger_on_parse();
   for (std::string_view name : mechanism_names()) {
@@ -322,9 +333,9 @@ std::string switches_text() {
                             p == "reference" ? " (default)" : "");
   }
   std::string out = fmt::format(
-      "profiles:    {}\n             (`preemptcheck profiles` says which kube-scheduler versions "
-      "each stands for)\nmechanisms:",
-      profiles);
+      "profiles:    {}\n             {}\n             (`preemptcheck profiles` says which "
+      "kube-scheduler versions each stands for)\nmechanisms:",
+      profiles, alias_words());
   std::vector<std::string> words;
   for (std::string_view name : mechanism_names()) {
     words.push_back(fmt::format("--{}={}", name, joined_words(mechanism_values(name), "|")));

@@ -69,6 +69,8 @@ int run_profiles(std::ostream& out) {
                   switches.empty() ? "none: every mechanism at its safe (first) value" : switches);
     first = false;
   }
+  for (const ProfileAlias& a : profile_aliases())
+    report::print(out, "\nalias      {} = {}\nwhy        {}\n", a.name, a.profile, a.reason);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // `preemptcheck profiles`: every profile of impl/'s table, each described (what it is, which
 // kube-scheduler versions it stands for) and with the switches that differ from `reference`,
 // as impl/'s table has them.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -44,6 +45,39 @@ TEST(cliProfiles, EveryProfileIsDescribedWithItsSwitches) {
   const auto k135 = text.find("profile    kubernetes-1.35\n");
   EXPECT_NE(text.find("api-calls=dispatched", k135), std::string::npos);
   EXPECT_NE(text.find("versions   1.35.0", k135), std::string::npos);
+}
+
+// kubernetes-1.33 and kubernetes-1.34 are kubernetes, each with the reason and what of the
+// version is not modelled: `profiles` lists them, a check under one runs kubernetes and says
+// so, and its files record kubernetes.
+TEST(cliProfiles, VersionAliasesAreTheirProfileAndSayWhy) {
+  const testing::Ran listed = testing::run_command({"profiles"});
+  for (const ProfileAlias& a : profile_aliases()) {
+    EXPECT_NE(listed.out.find(
+                  fmt::format("alias      {} = {}\nwhy        {}\n", a.name, a.profile, a.reason)),
+              std::string::npos)
+        << listed.out;
+    const testing::ScratchDir dir;
+    const testing::Ran aliased = testing::run_command(
+        {"check", testing::source_path("scenarios/g1-basic.yaml"), "--profile", std::string(a.name),
+         "--stop-at-first", "--out", dir.path().string()});
+    const testing::Ran direct =
+        testing::run_command({"check", testing::source_path("scenarios/g1-basic.yaml"), "--profile",
+                              std::string(a.profile), "--stop-at-first"});
+    EXPECT_EQ(aliased.rc, direct.rc);
+    EXPECT_EQ(testing::number_after(aliased.out, "explored   "),
+              testing::number_after(direct.out, "explored   "));
+    EXPECT_NE(aliased.err.find(fmt::format("note: profile {} is {} here: ", a.name, a.profile)),
+              std::string::npos)
+        << aliased.err;
+    for (const std::string& file : dir.yaml_files()) {
+      EXPECT_NE(testing::read_text(file).find(fmt::format("\nprofile: {}\n", a.profile)),
+                std::string::npos)
+          << file;
+      EXPECT_EQ(testing::run_command({"replay", file}).rc, kExitViolated) << file;
+    }
+  }
+  EXPECT_EQ(testing::run_command({"check", "--profile", "kubernetes-1.31"}).rc, kExitBadInput);
 }
 
 // What kubernetes-prebind says of itself: where every pod binds where it is nominated and no

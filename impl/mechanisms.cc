@@ -192,6 +192,23 @@ const std::vector<std::string_view>& profile_names() {
   return kNames;
 }
 
+const std::vector<ProfileAlias>& profile_aliases() {
+  // SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are beta and on by default from 1.33
+  // (pkg/features/kube_features.go@b0b89d3bd251db932ed5a7bef66039fb88acab64 L1672,
+  // L1675-1676), the switches `kubernetes` sets; SPEC §2.5 and §10 say what it leaves out.
+  static const std::vector<ProfileAlias> kAliases = {
+      {"kubernetes-1.33", "kubernetes",
+       "SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are on by default from 1.33; not "
+       "modelled: the cache and the queue as two listeners of the pod informer, and no "
+       "forgetting of an assumed pod at its delete event, both until PR #134157 (1.35)"},
+      {"kubernetes-1.34", "kubernetes",
+       "as kubernetes-1.33, the same two differences not modelled; SchedulerAsyncAPICalls, beta "
+       "in 1.34, has a default this project cannot settle (SPEC §2.5): with it on, "
+       "kubernetes-1.35's switches apply"},
+  };
+  return kAliases;
+}
+
 std::optional<Mechanisms> profile(std::string_view name) {
   Mechanisms m;  // reference: every mechanism at its safe value
   if (name == "reference")

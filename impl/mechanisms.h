@@ -113,6 +113,16 @@ bool mechanism_printed(const Mechanisms& m, std::string_view name, std::string_v
 /// The names of every profile, `reference` first.
 const std::vector<std::string_view>& profile_names();
 
+/// Another name a profile answers to, and why it is that profile.
+struct ProfileAlias {
+  std::string_view name;     ///< "kubernetes-1.34"
+  std::string_view profile;  ///< the profile it stands for
+  std::string_view reason;   ///< why, and what of that version the profile does not model
+};
+
+/// Every alias, in version order.
+const std::vector<ProfileAlias>& profile_aliases();
+
 /// The mechanisms of profile `name`, or nothing when there is no such profile.
 std::optional<Mechanisms> profile(std::string_view name);
 
