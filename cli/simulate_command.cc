@@ -91,9 +91,9 @@ int run_simulation(const CheckOptions& given, const Scenario& scenario, const st
                                     v.shrunk->steps.size());
       std::string error;
       bool replaced = false;
-      const auto path = write_counterexample(
-          to_counterexample(schedule, scenario, v.property, found_by, command), o.out_dir, error,
-          &replaced);
+      const auto path =
+          write_counterexample(to_counterexample(schedule, scenario, v.property, found_by, command),
+                               o.out_dir, error, &replaced);
       if (!error.empty())
         shown.write_error += (shown.write_error.empty() ? "" : "; ") + error;
       if (replaced && path)

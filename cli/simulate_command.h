@@ -17,7 +17,7 @@ std::string simulate_usage_problem(const CheckOptions& options);
 /// Runs the walks on `scenario` (its mechanisms chosen; `source` says where it came from) and
 /// reports: exit 1 with a violation, 3 when the walks found none (nothing is proven), 2 when
 /// --out cannot be used.
-int run_simulation(const CheckOptions& options, const Scenario& scenario,
-                   const std::string& source, std::ostream& out, std::ostream& err);
+int run_simulation(const CheckOptions& options, const Scenario& scenario, const std::string& source,
+                   std::ostream& out, std::ostream& err);
 
 }  // namespace preemptcheck::cli

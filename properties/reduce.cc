@@ -54,21 +54,20 @@ bool remove_steps(BrokenSchedule& best, const CheckedProperties& checked) {
   bool removed = false;
   // Runs of steps, halving their length, from the last: the schedule must still run and
   // break.
-    for (std::size_t chunk = std::max<std::size_t>(1, best.steps.size() / 2); chunk > 0;
-         chunk /= 2) {
-      for (std::size_t end = best.steps.size(); end >= chunk && end > 0; --end) {
-        if (end > best.steps.size())
-          continue;
-        std::vector<Action> steps = best.steps;
-        steps.erase(steps.begin() + static_cast<long>(end - chunk),
-                    steps.begin() + static_cast<long>(end));
-        auto b = broken(best.scenario, steps, checked);
-        if (b && b->property == best.property) {
-          best = std::move(*b);
-          removed = true;
-        }
+  for (std::size_t chunk = std::max<std::size_t>(1, best.steps.size() / 2); chunk > 0; chunk /= 2) {
+    for (std::size_t end = best.steps.size(); end >= chunk && end > 0; --end) {
+      if (end > best.steps.size())
+        continue;
+      std::vector<Action> steps = best.steps;
+      steps.erase(steps.begin() + static_cast<long>(end - chunk),
+                  steps.begin() + static_cast<long>(end));
+      auto b = broken(best.scenario, steps, checked);
+      if (b && b->property == best.property) {
+        best = std::move(*b);
+        removed = true;
       }
     }
+  }
   return removed;
 }
 

@@ -128,8 +128,8 @@ SimulateResult simulate(const Scenario& scenario, const SimulateOptions& o) {
     // steps keeps every removal after which it still does.
     CheckedProperties one;
     one.set(static_cast<std::size_t>(*spec::find_property(v->property)));
-    if (auto b = broken_schedule(scenario, replay_schedule(scenario, v->prefix, one,
-                                                           StopAt::kFirstViolation))) {
+    if (auto b = broken_schedule(
+            scenario, replay_schedule(scenario, v->prefix, one, StopAt::kFirstViolation))) {
       if (b->property == v->property)
         v->shrunk = reduce_steps(*b, one);
     }

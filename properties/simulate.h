@@ -42,9 +42,9 @@ struct SimulateOptions {
 /// A property a walk violated.
 struct SimulatedViolation {
   std::string property;
-  std::string message;              ///< the monitor's, at the walk's first violating state
-  std::uint64_t walk = 0;           ///< the walk's number, from 1
-  std::vector<Action> prefix;       ///< the walk up to its first state violating `property`
+  std::string message;                   ///< the monitor's, at the walk's first violating state
+  std::uint64_t walk = 0;                ///< the walk's number, from 1
+  std::vector<Action> prefix;            ///< the walk up to its first state violating `property`
   std::optional<BrokenSchedule> shrunk;  ///< `prefix` with the steps that do not matter removed
 };
 

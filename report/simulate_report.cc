@@ -48,7 +48,8 @@ std::string shrink_words(const SimulatedShown& s) {
 void print_simulate_head(const SimulateReport& r, std::ostream& out) {
   report::print(out, "scenario   {} ({})\n", r.scenario.name, r.source);
   report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms, r.scenario.profile));
-  report::print(out, "simulate   {} random walks of at most {} steps from the initial state, seed {}\n",
+  report::print(out,
+                "simulate   {} random walks of at most {} steps from the initial state, seed {}\n",
                 r.options.walks, r.options.depth, r.options.seed);
 }
 
@@ -74,9 +75,9 @@ void print_simulate_text(const SimulateReport& r, int exit_code, std::ostream& o
   report::print(out, "witnesses\n");
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (d.is_witness) {
-      report::print(out, "  {:<22} {}\n", d.name,
-                    s.reached[static_cast<std::size_t>(d.id)] ? "reached"
-                                                              : "not reached in the walks");
+      report::print(
+          out, "  {:<22} {}\n", d.name,
+          s.reached[static_cast<std::size_t>(d.id)] ? "reached" : "not reached in the walks");
     }
   }
   if (r.shown.empty()) {
@@ -116,11 +117,11 @@ void print_simulate_json(const SimulateReport& r, int exit_code, std::ostream& o
   j["source"] = r.source;
   j["profile"] = r.scenario.profile;
   j["mechanisms"] = mechanisms_json(r.scenario.mechanisms);
-  j["outcome"] = r.shown.empty() ? (s.limit == checker::kInterrupted ? "interrupted"
-                                                                     : "limit-reached")
-                                 : "violated";
-  j["limit"] = s.limit.empty() ? (r.shown.empty() ? Json("simulation") : Json(nullptr))
-                               : Json(s.limit);
+  j["outcome"] = r.shown.empty()
+                     ? (s.limit == checker::kInterrupted ? "interrupted" : "limit-reached")
+                     : "violated";
+  j["limit"] =
+      s.limit.empty() ? (r.shown.empty() ? Json("simulation") : Json(nullptr)) : Json(s.limit);
   const double rate = s.seconds > 0 ? static_cast<double>(s.steps) / s.seconds : 0.0;
   j["stats"] = {{"states", s.steps + s.walks},
                 {"transitions", s.steps},
@@ -178,9 +179,10 @@ void print_simulate_json(const SimulateReport& r, int exit_code, std::ostream& o
                      {"walks_run", s.walks},
                      {"steps", s.steps},
                      {"longest", s.longest},
-                     {"shrinking", "each walk cut at its first state violating the property, "
-                                   "then every run of steps whose removal still breaks it "
-                                   "removed"},
+                     {"shrinking",
+                      "each walk cut at its first state violating the property, "
+                      "then every run of steps whose removal still breaks it "
+                      "removed"},
                      {"violations", std::move(found)},
                      {"reproduce", r.command}};
   if (!r.write_error.empty())
