@@ -17,6 +17,7 @@
 #include "checker/explore_failure.h"
 #include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
+#include "cli/limit_advice.h"
 #include "cli/liveness_command.h"
 #include "cli/simulate_command.h"
 #include "files/counterexample_yaml.h"
@@ -345,6 +346,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                             steps,    options.checked, written, std::move(others)};
   shown.write_error = write_error;
   shown.reduction = std::string(reduction_name(options.reduce));
+  if (advised_limit(r.limit))
+    shown.advice = limit_advice(scenario, options, r);
   if (gated) {
     shown.expectations = &expectations;
     if (!options.junit_path.empty()) {
