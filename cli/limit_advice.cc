@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+
+#include "impl/mechanisms.h"
 
 #include "properties/world_explore.h"
 #include "properties/world_model.h"
@@ -60,7 +63,8 @@ std::vector<std::pair<std::string, std::string>> limit_advice(const Scenario& sc
   for (std::size_t i = sizes.size() - shown; i < sizes.size(); ++i) {
     levels += fmt::format(" {}: {}", i, sizes[i]);
     if (i > 0 && sizes[i - 1] > 0)
-      levels += fmt::format(" ({})", times(static_cast<double>(sizes[i]) / sizes[i - 1]));
+      levels += fmt::format(
+          " ({})", times(static_cast<double>(sizes[i]) / static_cast<double>(sizes[i - 1])));
   }
   out.emplace_back("levels", levels);
   // The growth: the geometric mean of the last three levels' factors.
@@ -95,7 +99,8 @@ std::vector<std::pair<std::string, std::string>> limit_advice(const Scenario& sc
     const std::uint64_t here = up_to(sizes, *depth);
     const auto compare = [&](std::uint64_t there, const std::string& option,
                              const std::string& what) {
-      const double ratio = there == 0 ? 0 : static_cast<double>(here) / there;
+      const double ratio =
+          there == 0 ? 0.0 : static_cast<double>(here) / static_cast<double>(there);
       const std::string words = fmt::format(
           "to depth {} it stores {} states where this search stored {} ({:.1f}× {})", *depth, there,
           here, ratio >= 1.0 ? ratio : 1.0 / ratio, ratio >= 1.0 ? "fewer" : "more");
