@@ -35,7 +35,11 @@ std::uint64_t measure(const Scenario& scenario, const CheckOptions& o, Reduction
   checker::Limits limits;
   limits.max_states = kMeasureStates * 4;
   limits.max_depth = depth;
-  return explore_world(model, limits).stats.states;
+  // Every state to the depth, as the stopped search counted them: violations do not stop it.
+  checker::ExploreOptions<Action> opts;
+  opts.stop_at_violation = false;
+  opts.threads = effective_threads(o.threads);
+  return explore_world(model, limits, opts).stats.states;
 }
 
 std::string times(double x) { return fmt::format("×{:.2f}", x); }
