@@ -19,13 +19,13 @@ using testing::ScratchDir;
 using testing::source_path;
 using testing::split_lines;
 
-struct Run {
+struct Outcome {
   int code = 0;
   std::string out;
   std::string err;
 };
 
-Run run(std::vector<std::string> args) {
+Outcome run(std::vector<std::string> args) {
   std::ostringstream out;
   std::ostringstream err;
   args.insert(args.begin(), "check");
@@ -49,8 +49,9 @@ std::string without_timing(const std::string& text) {
 
 TEST(cliSimulate, FindsNoDoubleVictimOnAGangAndItsFileReplays) {
   ScratchDir dir;
-  const Run r = run({source_path("cli/testdata/gang.yaml"), "--profile", "kubernetes", "--simulate",
-                     "1000", "--seed", "1", "--out", dir.path().string(), "--quiet"});
+  const Outcome r =
+      run({source_path("cli/testdata/gang.yaml"), "--profile", "kubernetes", "--simulate", "1000",
+           "--seed", "1", "--out", dir.path().string(), "--quiet"});
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "seed 1")) << r.out;
   EXPECT_TRUE(contains(r.out, "result     VIOLATED no-double-victim")) << r.out;
@@ -75,32 +76,32 @@ TEST(cliSimulate, OneSeedGivesOneOutputOnOneThreadAndOnTwo) {
   one.insert(one.end(), {"--threads", "1"});
   auto two = args;
   two.insert(two.end(), {"--threads", "2"});
-  const Run a = run(one);
-  const Run b = run(two);
+  const Outcome a = run(one);
+  const Outcome b = run(two);
   EXPECT_EQ(a.code, b.code);
   EXPECT_EQ(without_timing(a.out), without_timing(b.out));
 }
 
 TEST(cliSimulate, WalksThatFindNothingProveNothing) {
-  const Run r = run({"--simulate", "20", "--seed", "3", "--property", "no-overcommit"});
+  const Outcome r = run({"--simulate", "20", "--seed", "3", "--property", "no-overcommit"});
   EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "no violation in 20 walks of depth 100 — nothing is proven"))
       << r.out;
 }
 
 TEST(cliSimulate, BadValuesAreRefused) {
-  for (const std::string& value : {"0", "x", "-1", "1e3", ""}) {
-    const Run r = run({"--simulate", value});
+  for (const char* value : {"0", "x", "-1", "1e3", ""}) {
+    const Outcome r = run({"--simulate", value});
     EXPECT_EQ(r.code, 2) << value;
     EXPECT_TRUE(contains(r.err, "--simulate expects a number of walks")) << value << r.err;
   }
-  const Run depth = run({"--simulate", "5", "--simulate-depth", "0"});
+  const Outcome depth = run({"--simulate", "5", "--simulate-depth", "0"});
   EXPECT_EQ(depth.code, 2);
   EXPECT_TRUE(contains(depth.err, "--simulate-depth expects")) << depth.err;
-  const Run seed = run({"--seed", "5"});
+  const Outcome seed = run({"--seed", "5"});
   EXPECT_EQ(seed.code, 2);
   EXPECT_TRUE(contains(seed.err, "--seed seeds the random walks of --simulate N")) << seed.err;
-  const Run both = run({"--simulate", "5", "--liveness"});
+  const Outcome both = run({"--simulate", "5", "--liveness"});
   EXPECT_EQ(both.code, 2);
   EXPECT_TRUE(contains(both.err, "--liveness")) << both.err;
 }
@@ -109,7 +110,7 @@ TEST(cliSimulate, BadValuesAreRefused) {
 // naming options that exist: each advised option, run, is accepted.
 TEST(cliLimitAdvice, AStateLimitOnAGangPrintsLevelsAndAdviceThatParses) {
   const std::string gang = source_path("cli/testdata/gang.yaml");
-  const Run r = run({gang, "--max-states", "20000", "--quiet"});
+  const Outcome r = run({gang, "--max-states", "20000", "--quiet"});
   ASSERT_EQ(r.code, 3) << r.out << r.err;
   std::vector<std::string> advised;
   bool levels = false;
@@ -131,7 +132,7 @@ TEST(cliLimitAdvice, AStateLimitOnAGangPrintsLevelsAndAdviceThatParses) {
       args.push_back(w == "10000" ? "10" : w == "NAME" ? "no-overcommit" : w);
     if (!option.starts_with("--simulate"))
       args.insert(args.end(), {"--max-states", "1000"});
-    const Run advice = run(args);
+    const Outcome advice = run(args);
     EXPECT_NE(advice.code, 2) << option << "\n" << advice.err;
   }
 }
