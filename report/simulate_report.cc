@@ -55,8 +55,14 @@ void print_simulate_head(const SimulateReport& r, std::ostream& out) {
 
 void print_simulate_text(const SimulateReport& r, int exit_code, std::ostream& out) {
   const SimulateResult& s = r.result;
-  report::print(out, "walked     {}, {}, the longest {}, {:.2f} s\n", plural(s.walks, "walk"),
-                plural(s.steps, "step"), s.longest, s.seconds);
+  report::print(
+      out, "walked     {}, {}, the longest {}, {:.2f} s{}\n", plural(s.walks, "walk"),
+      plural(s.steps, "step"), s.longest, s.seconds,
+      s.walks < r.options.walks && s.limit.empty()
+          ? fmt::format(" (every checked property was violated: the walks stop after the batch "
+                        "of {} that did it)",
+                        kSimulateBatch)
+          : "");
   report::print(out, "properties\n");
   for (const spec::PropertyDef& d : spec::property_table()) {
     if (d.is_witness)
