@@ -127,8 +127,7 @@ std::vector<std::pair<std::string, std::string>> limit_advice(const Scenario& sc
   const std::uint32_t walk = std::max<std::uint32_t>(100, 2 * r.stats.depth);
   out.emplace_back("advice",
                    fmt::format("--simulate 10000 --simulate-depth {}: random walks past the depth "
-                               "this search reached ({}); they find violations, never prove one "
-                               "holds",
+                               "this search reached ({}); they find violations and prove nothing",
                                walk, r.stats.depth));
   std::size_t safety = 0;
   for (const spec::PropertyDef& d : spec::property_table())
