@@ -55,11 +55,15 @@ std::vector<std::pair<std::string, std::string>> limit_advice(const Scenario& sc
                                                               const CheckOptions& o,
                                                               const checker::Result<Action>& r) {
   std::vector<std::pair<std::string, std::string>> out;
-  // The completed levels: each level's first id to the next's (the last one is cut).
+  // The completed levels: each level's first id to the next's.
   const auto& starts = r.level_starts;
   std::vector<std::uint64_t> sizes;
   for (std::size_t i = 0; i + 1 < starts.size(); ++i)
     sizes.push_back(starts[i + 1] - starts[i]);
+  // The deepest level is whole when the search stopped while expanding it (a time or memory
+  // limit stops between levels or drops the level under way); --max-states cuts it.
+  if (!starts.empty() && r.limit != checker::kMaxStatesLimit)
+    sizes.push_back(r.stats.states - starts.back());
   if (sizes.empty())
     return out;
   const std::size_t shown = std::min<std::size_t>(sizes.size(), 6);
