@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -256,14 +257,21 @@ std::vector<typename M::Action> replay_links(const M& model, const std::vector<P
 
 // ---- clock and memory ----------------------------------------------------------------
 
-/// Seconds since the search started.
+/// Seconds since the search started: the steady clock's, or `clock`'s when it is set
+/// (Limits::clock).
 class Stopwatch {
  public:
+  Stopwatch() = default;
+  explicit Stopwatch(std::function<double()> clock) : clock_(std::move(clock)) {}
   double seconds() const {
+    if (clock_) {
+      return clock_();
+    }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
  private:
+  std::function<double()> clock_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

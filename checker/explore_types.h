@@ -66,6 +66,9 @@ struct Limits {
   std::optional<double> time_limit_seconds;
   std::optional<std::uint64_t> max_memory_bytes = std::nullopt;
   const std::atomic<int>* interrupt = nullptr;
+  /// Seconds since the search started, as the time limit and the progress read them; empty:
+  /// the steady clock. Tests set it to move time where they need it.
+  std::function<double()> clock = {};
 };
 
 /// Counters of a search, so far or at its end.

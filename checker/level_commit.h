@@ -224,6 +224,11 @@ bool LevelCommit<M>::commit() {
   if (!fits(visited_.bytes_after_reserve(admitted) - visited_.bytes())) {
     return false;
   }
+  // The visited set's growth rehashes every state so far: a time limit that passed while the
+  // level was ordered stops the search here, before it.
+  if (!on_clock(false)) {
+    return false;
+  }
   reserve_visited(admitted);
   // Only a temporary file that cannot be written fails from here on (TempFileError), and
   // that ends the search with nothing proven.

@@ -222,6 +222,13 @@ class LevelExplorer : LevelCommit<M> {
         full = full || worker->full;
         worker->full = false;
       }
+      // A time limit passed while the workers ran (worker 0 looks at the clock after each
+      // unit of the frontier) is honoured before the table grows or the level is committed,
+      // either of which takes seconds on a level of millions of states.
+      if (!on_clock(false)) {
+        release();
+        return false;
+      }
       if (!full) {
         break;
       }

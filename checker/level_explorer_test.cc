@@ -664,3 +664,62 @@ TEST(checkerLevelExplorer, TemporaryFilesOnATmpfsCountAsMemory) {
 
 }  // namespace
 }  // namespace preemptcheck::checker
+
+// --- The time limit within a level (Limits::clock) ------------------------------------------
+
+namespace preemptcheck::checker {
+namespace {
+
+// A model whose first level is wide: the initial state has kWidth successors, each with one
+// successor of its own. It counts the successors it makes, the clock below reads the count.
+class Wide {
+ public:
+  static constexpr std::uint32_t kWidth = 60'000;
+  using State = std::uint32_t;
+  using Action = int;
+  explicit Wide(std::atomic<std::uint64_t>& made) : made_(&made) {}
+  State initial_state() const { return 0; }
+  void enabled_actions(const State& s, std::vector<Action>& out) const {
+    if (s == 0) {
+      for (std::uint32_t a = 0; a < kWidth; ++a)
+        out.push_back(static_cast<int>(a));
+    } else if (s <= kWidth) {
+      out.push_back(0);
+    }
+  }
+  State next_state(const State& s, const Action& a, Observation&) const {
+    made_->fetch_add(1, std::memory_order_relaxed);
+    return s == 0 ? static_cast<State>(a) + 1 : s + kWidth;
+  }
+  void check_initial(const State&, Observation&) const {}
+  std::uint64_t fingerprint(const State& s) const { return s; }
+  const std::vector<PropertyInfo>& properties() const { return properties_; }
+
+ private:
+  std::atomic<std::uint64_t>* made_;
+  std::vector<PropertyInfo> properties_ = {{"never", PropertyKind::kAlways, ""}};
+};
+
+// A limit that passes in the middle of a level's expansion stops the search there, a few
+// thousand states later at most — not at the level's end, which on a level of millions of
+// states is minutes later — and the level is not counted.
+TEST(checkerLevelExplorer, ATimeLimitStopsWithinALevel) {
+  for (unsigned threads = 1; threads <= 2; ++threads) {
+    std::atomic<std::uint64_t> made{0};
+    const std::uint64_t passes = Wide::kWidth + 10'000;  // in the second level's expansion
+    Limits limits;
+    limits.time_limit_seconds = 300;
+    limits.clock = [&made, passes] { return made.load() >= passes ? 301.0 : 0.0; };
+    ExploreOptions<int> opts;
+    opts.threads = threads;
+    const auto result = explore(Wide(made), limits, opts);
+    EXPECT_EQ(result.outcome, Outcome::kLimitReached);
+    EXPECT_EQ(result.limit, kTimeLimit);
+    EXPECT_EQ(result.stats.states, Wide::kWidth + 1U) << "threads " << threads;
+    EXPECT_LT(made.load(), passes + 4'096) << "threads " << threads;
+    EXPECT_DOUBLE_EQ(result.stats.seconds, 301.0);
+  }
+}
+
+}  // namespace
+}  // namespace preemptcheck::checker

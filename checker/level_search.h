@@ -220,7 +220,7 @@ class LevelSearch {
   // Two different states may share a fingerprint (checker/model.h): a level stores each
   // state of a fingerprint its steps reach, and keeps the smallest step's.
   const bool merges_;
-  const Stopwatch clock_;
+  const Stopwatch clock_{limits_.clock};
 
   ChunkPool pool_;  // before everything that takes chunks from it
   FingerprintSet visited_;

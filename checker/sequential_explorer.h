@@ -190,7 +190,7 @@ class SequentialExplorer {
   const Limits& limits_;
   const ExploreOptions<Action>& opts_;
   const std::uint64_t capacity_;
-  const Stopwatch clock_;
+  const Stopwatch clock_{limits_.clock};
 
   FingerprintTable table_;
   std::uint32_t count_ = 0;            // ids given so far

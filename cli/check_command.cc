@@ -17,7 +17,9 @@
 #include "checker/explore_failure.h"
 #include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
+#include "cli/limit_advice.h"
 #include "cli/liveness_command.h"
+#include "cli/simulate_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
@@ -34,7 +36,11 @@ namespace {
 
 // The command line that runs this check, for the counterexample's header: its paths as
 // recorded_path() gives them, never absolute, so that the file does not depend on the machine.
-std::string command_line(const CheckOptions& o) {
+std::string command_line(const CheckOptions& o) { return check_command_line(o); }
+
+}  // namespace
+
+std::string check_command_line(const CheckOptions& o) {
   std::string out = "preemptcheck check";
   if (!o.scenario_path.empty())
     out += " " + recorded_path(o.scenario_path);
@@ -59,8 +65,17 @@ std::string command_line(const CheckOptions& o) {
     out += fmt::format(" --reduce={}", reduction_name(o.reduce));
   if (o.liveness)
     out += o.unfair ? " --liveness --unfair" : " --liveness";
+  if (o.simulate) {
+    out += fmt::format(" --simulate {}", *o.simulate);
+    if (o.simulate_depth)
+      out += fmt::format(" --simulate-depth {}", *o.simulate_depth);
+    if (o.seed)
+      out += fmt::format(" --seed {}", *o.seed);
+  }
   return out;
 }
+
+namespace {
 
 // Why `check --out DIR` could not write its counterexamples, found before the search: the
 // directory (or the one it would be created in) cannot take files, or a file's path would be
@@ -87,6 +102,10 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
 }  // namespace
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  if (const std::string problem = simulate_usage_problem(options); !problem.empty()) {
+    report::print(err, "preemptcheck: {}\n", problem);
+    return kExitBadInput;
+  }
   const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
   if (options.unfair && !options.liveness) {
     report::print(err, "preemptcheck: --unfair applies to --liveness only\n");
@@ -166,6 +185,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
+  if (options.simulate)
+    return run_simulation(options, scenario, source, out, err);
   if (options.liveness) {
     InterruptSignals::give_back();  // the whole graph is built at once: a signal ends it
     std::optional<std::string> problem;
@@ -325,6 +346,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                             steps,    options.checked, written, std::move(others)};
   shown.write_error = write_error;
   shown.reduction = std::string(reduction_name(options.reduce));
+  if (advised_limit(r.limit))
+    shown.advice = limit_advice(scenario, options, r);
   if (gated) {
     shown.expectations = &expectations;
     if (!options.junit_path.empty()) {

@@ -42,7 +42,16 @@ struct CheckOptions {
   /// (cli/liveness_command.h); `unfair`: count every loop, fair or not.
   bool liveness = false;
   bool unfair = false;
+  /// --simulate N: N random walks instead of the breadth-first search (cli/simulate_command.h),
+  /// each at most `simulate_depth` steps, seeded by `seed` (none: a fresh one, printed).
+  std::optional<std::uint64_t> simulate;
+  std::optional<std::uint32_t> simulate_depth;
+  std::optional<std::uint64_t> seed;
 };
+
+/// The command line that repeats this check (paths as recorded_path() gives them): what a
+/// counterexample's header records and `--simulate` prints.
+std::string check_command_line(const CheckOptions& options);
 
 /// Runs `preemptcheck check`; returns the exit code.
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);

@@ -67,6 +67,16 @@ with tempfile.TemporaryDirectory() as scratch:
         f.write("name: bad\ndescription: x\nnodes:\n  - {name: a, cpu: 4}\n"
                 "pods:\n  - {name: v, cpu: 1, node: z}\n")
     run(["check", "--json"], 0)
+    # Random walks: a violation found and written; none found (nothing is proven, exit 3).
+    doc = run(["check", "cli/testdata/gang.yaml", "--profile", "kubernetes", "--simulate", "300",
+               "--seed", "1", "--json", "--out", scratch], 1)
+    if doc and not doc.get("simulation", {}).get("violations"):
+        failures.append("check --simulate: no violation in the document's simulation")
+    run(["check", "--simulate", "5", "--seed", "3", "--json", "--property", "no-overcommit"], 3)
+    # A state limit: the levels, the estimate and the advice.
+    doc = run(["check", "cli/testdata/gang.yaml", "--max-states", "20000", "--json", "--quiet"], 3)
+    if doc and not any(a["kind"] == "advice" for a in doc.get("advice", [])):
+        failures.append("check --max-states on the gang: no advice in the document")
     doc = run(["check", "--json", "--inflight=off", "--out", scratch], 1)
     if doc and not any(p["verdict"] == "violated" for p in doc["properties"]):
         failures.append("check --inflight=off: no property is violated in the document")

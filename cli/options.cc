@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "files/limits.h"
 #include "impl/mechanisms.h"
+#include "properties/simulate.h"
 #include "spec/liveness.h"
 
 namespace preemptcheck::cli {
@@ -236,6 +237,45 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
       "Check no-starvation instead: the whole state graph (at most --max-states, "
       "default 1000000, and --time-limit, else exit 3), under weak fairness of the scheduler's own "
       "steps; a violation is a lasso, a prefix and a loop");
+  app.add_option_function<std::string>(
+         "--simulate",
+         [&o](const std::string& v) {
+           const auto n = parse_whole(v, 1'000'000'000);
+           if (!n || *n < 1) {
+             throw CLI::ValidationError(fmt::format(
+                 "--simulate expects a number of walks from 1 to 1000000000, got '{}'", v));
+           }
+           o.simulate = *n;
+         },
+         fmt::format("Take N random walks from the initial state instead of the breadth-first "
+                     "search, each at most --simulate-depth steps (default {}), checking every "
+                     "property and witness on the way; a violation is shrunk and written as "
+                     "--out writes; none: exit 3, nothing is proven",
+                     kDefaultSimulateDepth))
+      ->type_name("N");
+  app.add_option_function<std::string>(
+         "--simulate-depth",
+         [&o](const std::string& v) {
+           const auto n = parse_whole(v, 1'000'000);
+           if (!n || *n < 1) {
+             throw CLI::ValidationError(fmt::format(
+                 "--simulate-depth expects a number of steps from 1 to 1000000, got '{}'", v));
+           }
+           o.simulate_depth = static_cast<std::uint32_t>(*n);
+         },
+         "With --simulate: the most steps a walk takes")
+      ->type_name("D");
+  app.add_option_function<std::string>(
+         "--seed",
+         [&o](const std::string& v) {
+           const auto n = parse_whole(v, kNoMax);
+           if (!n)
+             throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
+           o.seed = *n;
+         },
+         "With --simulate: the walks' seed (default: a fresh one, printed); the same seed gives "
+         "the same walks on any number of threads")
+      ->type_name("S");
   app.add_flag("--unfair", o.unfair,
                "With --liveness: count every loop, even one that neglects the scheduler's own "
                "steps");

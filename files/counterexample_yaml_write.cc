@@ -103,7 +103,7 @@ std::string counterexample_to_yaml(const Counterexample& cx, std::string_view re
       "# never edit it by hand.\n",
       cx.loop ? "Lasso counterexample" : "Counterexample",
       cx.property.empty() ? std::string("no property") : cx.property,
-      cx.found_by.seed ? "search" : "check");
+      cx.found_by.seed && cx.found_by.method != "random walk" ? "search" : "check");
   if (!cx.command.empty())
     out += fmt::format("# Found by:  {}\n", one_line(cx.command));
   out += fmt::format("# Replay:    preemptcheck replay {}\n", one_line(replay_path));

@@ -48,7 +48,37 @@ Scenario renamed(Scenario s) {
   return s;
 }
 
+// Removes runs of steps from `best` while it still breaks its property; returns whether any
+// went.
+bool remove_steps(BrokenSchedule& best, const CheckedProperties& checked) {
+  bool removed = false;
+  // Runs of steps, halving their length, from the last: the schedule must still run and
+  // break.
+  for (std::size_t chunk = std::max<std::size_t>(1, best.steps.size() / 2); chunk > 0; chunk /= 2) {
+    for (std::size_t end = best.steps.size(); end >= chunk && end > 0; --end) {
+      if (end > best.steps.size())
+        continue;
+      std::vector<Action> steps = best.steps;
+      steps.erase(steps.begin() + static_cast<long>(end - chunk),
+                  steps.begin() + static_cast<long>(end));
+      auto b = broken(best.scenario, steps, checked);
+      if (b && b->property == best.property) {
+        best = std::move(*b);
+        removed = true;
+      }
+    }
+  }
+  return removed;
+}
+
 }  // namespace
+
+BrokenSchedule reduce_steps(const BrokenSchedule& start, const CheckedProperties& checked) {
+  BrokenSchedule best = start;
+  while (remove_steps(best, checked)) {
+  }
+  return best;
+}
 
 std::optional<BrokenSchedule> broken_schedule(const Scenario& scenario, const Schedule& schedule) {
   if (schedule.blocked)
@@ -84,23 +114,8 @@ BrokenSchedule reduce_cluster(const BrokenSchedule& start, const CheckedProperti
   };
   for (bool progress = true; progress;) {
     progress = false;
-    // Runs of steps, halving their length, from the last: the schedule must still run and
-    // break.
-    for (std::size_t chunk = std::max<std::size_t>(1, best.steps.size() / 2); chunk > 0;
-         chunk /= 2) {
-      for (std::size_t end = best.steps.size(); end >= chunk && end > 0; --end) {
-        if (end > best.steps.size())
-          continue;
-        std::vector<Action> steps = best.steps;
-        steps.erase(steps.begin() + static_cast<long>(end - chunk),
-                    steps.begin() + static_cast<long>(end));
-        auto b = broken(best.scenario, steps, checked);
-        if (b && b->property == best.property) {
-          best = std::move(*b);
-          progress = true;
-        }
-      }
-    }
+    if (remove_steps(best, checked))
+      progress = true;
     for (std::size_t i = best.scenario.pods.size(); i-- > 0;) {
       Scenario s = best.scenario;
       s.pods.erase(s.pods.begin() + static_cast<long>(i));

@@ -29,6 +29,11 @@ struct BrokenSchedule {
 /// enabled or nothing broke.
 std::optional<BrokenSchedule> broken_schedule(const Scenario& scenario, const Schedule& schedule);
 
+/// Removes runs of steps (halving their length, from the last), keeping each removal after
+/// which the schedule still runs and breaks the same property, until none can go; the
+/// scenario is kept as it is.
+BrokenSchedule reduce_steps(const BrokenSchedule& broken, const CheckedProperties& checked);
+
 /// Removes steps, pods, nodes, the PDB, fault budgets and executor limits, one at a time,
 /// keeping each removal after which the schedule (its steps by pod name) still runs and
 /// breaks the same property, until none can go; pods are renamed n1…, v1…, p1… at the end.

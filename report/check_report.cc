@@ -81,7 +81,9 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                  const spec::BlockingRoundTrips& trips, const std::vector<TraceStep>& steps,
                  const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
                  const std::vector<OtherViolation>& others, const std::string& write_error,
-                 bool gated, const std::string& reduction, std::ostream& out) {
+                 bool gated, const std::string& reduction,
+                 const std::vector<std::pair<std::string, std::string>>& advice,
+                 std::ostream& out) {
   // Under a gate the exit code is the gate's, printed after the expectations.
   const auto exit_mark = [gated](int code) {
     return gated ? std::string() : fmt::format(" (exit {})", code);
@@ -139,6 +141,8 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                   : complete                           ? "not reached"
                                                        : "not reached in the states explored");
   }
+  for (const auto& [label, words] : advice)
+    report::print(out, "{:<10} {}\n", label, words);
   switch (r.outcome) {
     case checker::Outcome::kHolds:
       report::print(out, "result     every checked property holds in all {} states{}\n",
@@ -225,7 +229,8 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
                 const std::bitset<spec::kPropertyCount>& checked, const std::string& written,
                 const std::vector<OtherViolation>& others, const std::string& write_error,
                 const std::vector<Expectation>* expectations, int exit_code,
-                const std::string& reduction, std::ostream& out) {
+                const std::string& reduction,
+                const std::vector<std::pair<std::string, std::string>>& advice, std::ostream& out) {
   Json j = json_document("check");
   j["scenario"] = scenario.name;
   j["source"] = source;
@@ -304,6 +309,12 @@ void print_json(const Scenario& scenario, const std::string& source, const Resul
     j["write_error"] = write_error;
   if (expectations != nullptr)
     j["expectations"] = expectations_json(*expectations);
+  if (!advice.empty()) {
+    Json lines = Json::array();
+    for (const auto& [label, words] : advice)
+      lines.push_back({{"kind", label}, {"text", words}});
+    j["advice"] = std::move(lines);
+  }
   j["exit_code"] = exit_code;
   write_json(j, out);
 }
@@ -324,7 +335,7 @@ std::string progress_line(const checker::Stats& s) {
 
 void print_check_text(const CheckReport& c, std::ostream& out) {
   print_human(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-              c.write_error, c.expectations != nullptr, c.reduction, out);
+              c.write_error, c.expectations != nullptr, c.reduction, c.advice, out);
   if (c.expectations == nullptr)
     return;
   print_gate(*c.expectations, out);
@@ -332,7 +343,7 @@ void print_check_text(const CheckReport& c, std::ostream& out) {
 
 void print_check_json(const CheckReport& c, int exit_code, std::ostream& out) {
   print_json(c.scenario, c.source, c.result, c.trips, c.steps, c.checked, c.written, c.others,
-             c.write_error, c.expectations, exit_code, c.reduction, out);
+             c.write_error, c.expectations, exit_code, c.reduction, c.advice, out);
 }
 
 }  // namespace preemptcheck::report

@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "checker/explore_types.h"
@@ -52,6 +53,9 @@ struct CheckReport {
   std::string write_error = {};
   /// The reduction the search applied: "none" or "symmetry".
   std::string reduction = "none";
+  /// At a state, time or memory limit: what the search saw and which options would help, as
+  /// (label, words) lines — "levels", "estimate", "advice", "measured" (cli/limit_advice.h).
+  std::vector<std::pair<std::string, std::string>> advice = {};
 };
 
 /// The text summary: scenario, mechanisms, statistics, blocking round trips, each safety
