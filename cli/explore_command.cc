@@ -213,7 +213,7 @@ void routes(httplib::Server& server, Explorer& e, const int& port) {
                    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                    "connect-src 'self'; img-src data:; form-action 'none'; "
                    "frame-ancestors 'none'");
-    res.set_content(report::explore_page_html(), "text/html; charset=utf-8");
+    res.set_content(std::string(report::explore_page_html()), "text/html; charset=utf-8");
   });
   server.Get("/api/state", [&e](const httplib::Request& req, httplib::Response& res) {
     if (const auto s = path_schedule(e, req, res))
