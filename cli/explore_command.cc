@@ -22,6 +22,8 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/socket.h>
+
 #include "cli/interrupt_signals.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
@@ -64,7 +66,9 @@ struct Explorer {
 
 void send_json(httplib::Response& res, int status, const Json& doc) {
   res.status = status;
-  res.set_content(doc.dump(), "application/json; charset=utf-8");
+  // A path's bytes are echoed in its error: bytes that are not UTF-8 are replaced, not thrown.
+  res.set_content(doc.dump(-1, ' ', false, Json::error_handler_t::replace),
+                  "application/json; charset=utf-8");
 }
 
 void send_error(httplib::Response& res, int status, std::string_view message) {
@@ -274,6 +278,12 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   httplib::Server server;
   int port = o.port;
   routes(server, e, port);
+  // SO_REUSEADDR alone: cpp-httplib's default adds SO_REUSEPORT, under which a second server
+  // (another user's) could listen on the same port and take half of the requests.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   server.set_read_timeout(5, 0);
   server.set_write_timeout(5, 0);
   server.set_keep_alive_max_count(100);
