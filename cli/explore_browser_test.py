@@ -246,7 +246,7 @@ def main():
         path = ""
         while time.time() < deadline:
             path = page.js("new URLSearchParams(location.search).get('path') || ''") or ""
-            if path and page.js("document.body.dataset.ready === '1'"):
+            if path and page.js("!!document.body && document.body.dataset.ready === '1'"):
                 break
             time.sleep(0.1)
         if len(path.split(",")) != k or status(prop) != ["broken", str(k)]:

@@ -26,9 +26,17 @@ Json state_groups(const Schedule& s) {
     before = lines_at(s, k - 1);
   Json groups = Json::array();
   for (const auto& [key, value] : now) {
+    // Each component once, where its first line stands: a pod's lines go to four groups.
     const std::string_view component = state_component(key);
-    if (groups.empty() || groups.back()["component"] != component)
+    Json* group = nullptr;
+    for (Json& g : groups) {
+      if (g["component"] == component)
+        group = &g;
+    }
+    if (group == nullptr) {
       groups.push_back({{"component", component}, {"lines", Json::array()}});
+      group = &groups.back();
+    }
     Json line = {{"key", key}, {"value", value}, {"before", nullptr}, {"changed", false}};
     if (k > 0) {
       std::string old = "-";
@@ -39,7 +47,7 @@ Json state_groups(const Schedule& s) {
       line["before"] = old;
       line["changed"] = old != value;
     }
-    groups.back()["lines"].push_back(std::move(line));
+    (*group)["lines"].push_back(std::move(line));
   }
   return groups;
 }

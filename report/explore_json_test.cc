@@ -3,9 +3,9 @@
 // every enabled step is among the askable ones and every other askable step carries a reason,
 // a path's text parses back to its steps, the file's property is broken first at its last
 // step, and "shortest violation from here", from the initial state and from every step before
-// the violation, finds a continuation whose replay breaks the property at its last step, no
-// longer than the rest of the file's (whose breadth-first search found the shortest).
-// Expected: all pass.
+// the violation (on the files found within 300,000 states), finds a continuation whose replay
+// breaks the property at its last step, no longer than the rest of the file's (whose breadth-first
+// search found the shortest). Expected: all pass.
 #include "report/explore_json.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +21,9 @@
 
 namespace preemptcheck::report {
 namespace {
+
+// The files whose path is searched from every step: those found within this many states.
+constexpr std::uint64_t kSearchedFiles = 300'000;
 
 std::vector<std::string> safety_files() {
   std::vector<std::string> out;
@@ -77,7 +80,9 @@ TEST(reportExploreJson, DocumentsAgreeWithTheModelOnEveryCommittedPath) {
         if (k == actions.size())
           EXPECT_EQ(p["step"], k);
       }
-      if (k == actions.size())
+      // The search from here is run where the file's own search stored few states (a file
+      // found among millions would make this test take minutes).
+      if (k == actions.size() || cx.found_by.states > kSearchedFiles)
         continue;
       const auto property = spec::find_property(cx.property);
       ASSERT_TRUE(property);
