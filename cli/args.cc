@@ -160,6 +160,7 @@ struct Commands {
   GraphOptions graph;
   SearchCommandOptions search;
   ImportOptions import;
+  ExploreOptions explore;
   std::shared_ptr<ParseState> check_state = std::make_shared<ParseState>();
   std::shared_ptr<ParseState> search_state = std::make_shared<ParseState>();
   CLI::App app{"A model-checked reference of kube-scheduler's asynchronous preemption.",
@@ -195,11 +196,17 @@ struct Commands {
         "Turn kubectl YAML (nodes, pods, PDBs, PriorityClasses) into a scenario; list on "
         "standard error what the scenario leaves out");
     import_options(*i, import);
+    auto* e = app.add_subcommand(
+        "explore",
+        "Serve a page on 127.0.0.1 that walks the scenario's state graph step by step: every "
+        "step that could come next and why the others cannot, the properties on the way, the "
+        "shortest violation from there, and the path as a counterexample file");
+    explore_options(*e, explore);
     auto* p = app.add_subcommand(
         "profiles",
         "List each profile: what it is, which kube-scheduler versions it stands for, and its "
         "switches");
-    for (CLI::App* sub : {c, r, g, s, i, p})
+    for (CLI::App* sub : {c, r, g, s, i, e, p})
       sub->allow_extras();
   }
 
@@ -333,9 +340,10 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
   std::ostringstream document;
   std::ostream& command_out = json ? document : out;
   std::ostream& command_err = json ? captured : err;
-  // Only `check` and `search` stop at a safe point on SIGINT or SIGTERM (main() installed the
+  // Only `check` and `search` stop at a safe point on SIGINT or SIGTERM, and `explore` stops
+  // its server (main() installed the
   // handlers first thing); the other commands end on them as before.
-  if (command != "check" && command != "search")
+  if (command != "check" && command != "search" && command != "explore")
     InterruptSignals::give_back();
   int rc = kExitBadInput;
   if (command == "check")
@@ -348,6 +356,8 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     rc = run_search_command(c.search, command_out, command_err);
   if (command == "import")
     rc = run_import(c.import, command_out, command_err);
+  if (command == "explore")
+    rc = run_explore(c.explore, command_out, command_err);
   if (command == "profiles")
     rc = run_profiles(command_out);
   if (json) {

@@ -13,8 +13,8 @@
 namespace preemptcheck::cli {
 
 /// The commands the App knows, in the order `--help` lists them.
-inline constexpr std::string_view kCommandNames[] = {"check",  "replay", "graph",
-                                                     "search", "import", "profiles"};
+inline constexpr std::string_view kCommandNames[] = {"check",  "replay",  "graph",   "search",
+                                                     "import", "explore", "profiles"};
 
 /// Parses the words after `check`. On an error returns nothing and sets `error`.
 /// A mechanism switch applies on top of the profile whatever their order on the line.

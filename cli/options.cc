@@ -311,6 +311,17 @@ void graph_options(CLI::App& app, GraphOptions& o) {
   app.add_flag("--json", o.json, "Print one JSON document instead of the summary");
 }
 
+void explore_options(CLI::App& app, ExploreOptions& o) {
+  app.add_option("SCENARIO", o.scenario_path, "The scenario (default: the embedded one)")
+      ->type_name("SCENARIO.yaml");
+  mechanism_options(app, o.mechanisms);
+  whole_option(
+      app, "--port", o.port, 0, 65535, "a whole number from 0 to 65535",
+      fmt::format("Listen on 127.0.0.1:N (default {}; 0: a free port)", kDefaultExplorePort));
+  whole_option(app, "--max-states", o.max_states, 1, kNoMax, "a positive whole number",
+               "\"Shortest violation from here\" stores at most N states (default 1000000)");
+}
+
 void search_options(CLI::App& app, SearchCommandOptions& o,
                     const std::shared_ptr<ParseState>& state) {
   whole_option(app, "--runs", o.runs, 1, 100'000'000, "a whole number from 1 to 100000000",

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/check_command.h"
+#include "cli/explore_command.h"
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
 #include "cli/replay_command.h"
@@ -27,6 +28,7 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
 void replay_options(CLI::App& app, ReplayOptions& o);
 void graph_options(CLI::App& app, GraphOptions& o);
 void import_options(CLI::App& app, ImportOptions& o);
+void explore_options(CLI::App& app, ExploreOptions& o);
 void search_options(CLI::App& app, SearchCommandOptions& o,
                     const std::shared_ptr<ParseState>& state);
 

@@ -43,7 +43,14 @@ class WorldModel {
   /// Checks only the safety properties in `checked` (witnesses are always tracked).
   WorldModel(std::shared_ptr<const Cluster> cluster, std::bitset<spec::kPropertyCount> checked);
 
-  WorldState initial_state() const { return {World(*cluster_), spec::Ledger(*cluster_)}; }
+  /// The scenario's initial state, or the state given to start_from().
+  WorldState initial_state() const {
+    return start_ ? *start_ : WorldState{World(*cluster_), spec::Ledger(*cluster_)};
+  }
+  /// The search starts at `s` (a state of this model's cluster, with the monitors' memory of
+  /// the path that reached it) instead of the scenario's initial state: `explore` searches
+  /// from the state a person stepped to. The states' encoding is unchanged.
+  void start_from(const WorldState& s) { start_ = std::make_shared<const WorldState>(s); }
   void enabled_actions(const WorldState& s, std::vector<Action>& out) const {
     s.world.enabled_actions(out);
   }
@@ -104,6 +111,7 @@ class WorldModel {
   std::vector<checker::PropertyInfo> properties_;
   Reduction reduction_ = Reduction::kNone;
   std::shared_ptr<const Symmetry> symmetry_;  ///< set under Reduction::kSymmetry
+  std::shared_ptr<const WorldState> start_;   ///< set by start_from()
   struct Peaks {
     std::atomic<std::uint32_t> sync{0};
     std::atomic<std::uint32_t> async{0};

@@ -1,0 +1,325 @@
+// The `explore` command: the web server of the explorer page (explore_command.h). Every
+// answer is computed from the request alone — the path is in the URL — so the server keeps
+// no state between requests but its scenario.
+#include "cli/explore_command.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "cli/common.h"
+#include "report/print.h"
+
+#ifdef PREEMPTCHECK_HAVE_HTTPLIB
+#include <httplib.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <sys/socket.h>
+
+#include "cli/interrupt_signals.h"
+#include "files/counterexample_yaml.h"
+#include "files/output_file.h"
+#include "properties/explore_path.h"
+#include "properties/schedule.h"
+#include "report/explore_json.h"
+#include "report/explore_page.h"
+#include "spec/property.h"
+#endif
+
+namespace preemptcheck::cli {
+
+#ifndef PREEMPTCHECK_HAVE_HTTPLIB
+
+bool explore_available() { return false; }
+
+int run_explore(const ExploreOptions&, std::ostream&, std::ostream& err) {
+  report::print(err,
+                "preemptcheck explore: this build has no web server (cpp-httplib was not found "
+                "when it was configured; Debian: apt-get install libcpp-httplib-dev, then "
+                "configure again)\n");
+  return kExitBadInput;
+}
+
+#else
+
+namespace {
+
+using report::Json;
+
+// What every handler reads: the scenario with its switches, and how "explore" was started.
+struct Explorer {
+  Scenario scenario;
+  std::shared_ptr<const Cluster> cluster;
+  std::string command;  ///< the command line, for a counterexample's "Found by:" line
+  std::uint64_t max_states = 0;
+  const std::atomic<int>* interrupt = nullptr;
+  std::mutex search;  ///< one search at a time: the machine's cores are the page's
+};
+
+void send_json(httplib::Response& res, int status, const Json& doc) {
+  res.status = status;
+  // A path's bytes are echoed in its error: bytes that are not UTF-8 are replaced, not thrown.
+  res.set_content(doc.dump(-1, ' ', false, Json::error_handler_t::replace),
+                  "application/json; charset=utf-8");
+}
+
+void send_error(httplib::Response& res, int status, std::string_view message) {
+  send_json(res, status, report::explore_error_json(message));
+}
+
+// The schedule of the request's `path`, or nothing with the 4xx answer already set: 400 for
+// a path that does not parse, 409 with replay's words for a step that is not enabled.
+std::optional<Schedule> path_schedule(const Explorer& e, const httplib::Request& req,
+                                      httplib::Response& res) {
+  std::string error;
+  const auto actions = parse_path(req.get_param_value("path"), *e.cluster, error);
+  if (!actions) {
+    send_error(res, 400, "bad path: " + error);
+    return std::nullopt;
+  }
+  Schedule s = replay_schedule(e.scenario, *actions);
+  if (s.blocked) {
+    send_json(res, 409, report::explore_blocked_json(s));
+    return std::nullopt;
+  }
+  return s;
+}
+
+// The safety property the request's `property` names, or nothing with a 400 answer set.
+std::optional<spec::Property> safety_property(const httplib::Request& req, httplib::Response& res) {
+  const std::string name = req.get_param_value("property");
+  const auto p = spec::find_property(name);
+  if (!p || spec::property_def(*p).is_witness) {
+    send_error(res, 400, fmt::format("unknown safety property '{}'", name));
+    return std::nullopt;
+  }
+  return p;
+}
+
+// The first step (0: the initial state) at which `name` broke, if it did.
+std::optional<std::size_t> first_break(const Schedule& s, std::string_view name) {
+  for (std::size_t k = 0; k <= s.steps.size(); ++k) {
+    for (const spec::PropertyMessage& m : s.violated_at(k)) {
+      if (m.name == name)
+        return k;
+    }
+  }
+  return std::nullopt;
+}
+
+void shortest(Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  const auto property = safety_property(req, res);
+  if (!property)
+    return;
+  const auto s = path_schedule(e, req, res);
+  if (!s)
+    return;
+  const std::string_view name = spec::property_def(*property).name;
+  if (const auto k = first_break(*s, name)) {
+    send_error(res, 409, fmt::format("{} already broke at step {}: go back before it", name, *k));
+    return;
+  }
+  const std::unique_lock lock(e.search, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    send_error(res, 503, "another search is under way; try again when it ends");
+    return;
+  }
+  const ViolationSearch found = shortest_violation_from(*s, *property, e.max_states, e.interrupt);
+  std::vector<Action> path;
+  for (const ScheduleStep& step : s->steps)
+    path.push_back(step.action);
+  path.insert(path.end(), found.steps.begin(), found.steps.end());
+  send_json(res, 200,
+            {{"found", found.found},
+             {"property", name},
+             {"path", found.found ? Json(format_path(path, *e.cluster)) : Json(nullptr)},
+             {"steps", found.steps.size()},
+             {"message", found.message},
+             {"states", found.states},
+             {"depth", found.depth},
+             {"limit", found.limit}});
+}
+
+// The path as a counterexample file of the property it breaks at its last step (the named
+// one, or the first there), as `check --out` writes it: every fingerprint, the digest.
+void counterexample(const Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  const auto s = path_schedule(e, req, res);
+  if (!s)
+    return;
+  const std::size_t last = s->steps.size();
+  std::string name = req.get_param_value("property");
+  if (name.empty() && !s->violated_at(last).empty())
+    name = s->violated_at(last).front().name;
+  if (name.empty()) {
+    send_error(res, 409,
+               "the path's last step breaks no property: a counterexample file records a "
+               "violation at its last step");
+    return;
+  }
+  if (!req.get_param_value("property").empty() && !safety_property(req, res))
+    return;
+  const auto k = first_break(*s, name);
+  if (!k || *k != last) {
+    send_error(res, 409,
+               k ? fmt::format("{} broke first at step {}, not at the last step {}: go back to "
+                               "step {}",
+                               name, *k, last, *k)
+                 : fmt::format("{} does not break on this path", name));
+    return;
+  }
+  FoundBy found_by;
+  found_by.method = "explore";
+  found_by.shortest = false;
+  const Counterexample cx = to_counterexample(*s, e.scenario, name, found_by, e.command);
+  const std::string file = counterexample_file_name(cx);
+  res.set_header("Content-Disposition", fmt::format("attachment; filename=\"{}\"", file));
+  res.set_content(counterexample_to_yaml(cx, file), "application/yaml; charset=utf-8");
+}
+
+std::string command_line(const ExploreOptions& o) {
+  std::string out = "preemptcheck explore";
+  if (!o.scenario_path.empty())
+    out += " " + recorded_path(o.scenario_path);
+  if (o.mechanisms.profile)
+    out += " --profile " + *o.mechanisms.profile;
+  for (const auto& [name, value] : o.mechanisms.switches)
+    out += fmt::format(" --{}={}", name, value);
+  return out;
+}
+
+void routes(httplib::Server& server, Explorer& e, const int& port) {
+  // DNS rebinding: a page of another site that resolves its own name to 127.0.0.1 sends its
+  // own Host; only the names of this address are answered.
+  server.set_pre_routing_handler([&port](const httplib::Request& req, httplib::Response& res) {
+    const std::string host = req.get_header_value("Host");
+    if (host == fmt::format("127.0.0.1:{}", port) || host == fmt::format("localhost:{}", port))
+      return httplib::Server::HandlerResponse::Unhandled;
+    send_error(res, 421,
+               fmt::format("this server answers only requests to 127.0.0.1:{} or localhost:{}, "
+                           "not to '{}'",
+                           port, port, host));
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  server.set_default_headers({{"Cache-Control", "no-store"},
+                              {"X-Content-Type-Options", "nosniff"},
+                              {"X-Frame-Options", "DENY"},
+                              {"Referrer-Policy", "no-referrer"}});
+  server.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Content-Security-Policy",
+                   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                   "connect-src 'self'; img-src data:; form-action 'none'; "
+                   "frame-ancestors 'none'");
+    res.set_content(std::string(report::explore_page_html()), "text/html; charset=utf-8");
+  });
+  server.Get("/api/state", [&e](const httplib::Request& req, httplib::Response& res) {
+    if (const auto s = path_schedule(e, req, res))
+      send_json(res, 200, report::explore_state_json(e.scenario, *s));
+  });
+  server.Get("/api/shortest",
+             [&e](const httplib::Request& req, httplib::Response& res) { shortest(e, req, res); });
+  server.Get("/counterexample.yaml", [&e](const httplib::Request& req, httplib::Response& res) {
+    counterexample(e, req, res);
+  });
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty())
+      return;
+    if (res.status == 404) {
+      send_error(res, 404,
+                 fmt::format("no page '{}': the page is /, its API /api/state, /api/shortest "
+                             "and /counterexample.yaml",
+                             req.path));
+    } else {
+      send_error(res, res.status, fmt::format("the request was refused (HTTP {})", res.status));
+    }
+  });
+  server.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "unknown error";
+        try {
+          std::rethrow_exception(ep);
+        } catch (const std::exception& x) {
+          what = x.what();
+        } catch (...) {
+        }
+        send_error(res, 500, "the model failed on this request: " + what);
+      });
+}
+
+}  // namespace
+
+bool explore_available() { return true; }
+
+int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
+  Explorer e;
+  try {
+    e.scenario = load_scenario(o.scenario_path);
+  } catch (const ScenarioError& x) {
+    report::print(err, "preemptcheck explore: {}\n", x.what());
+    return kExitBadInput;
+  }
+  if (!choose_mechanisms(e.scenario, o.mechanisms, "explore", "preemptcheck explore", err))
+    return kExitBadInput;
+  e.cluster = std::make_shared<const Cluster>(e.scenario);
+  e.command = command_line(o);
+  e.max_states = o.max_states;
+  const InterruptSignals signals;
+  e.interrupt = signals.flag();
+  // A browser that closes its connection while an answer is written must not end the server.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  httplib::Server server;
+  int port = o.port;
+  routes(server, e, port);
+  // SO_REUSEADDR alone: cpp-httplib's default adds SO_REUSEPORT, under which a second server
+  // (another user's) could listen on the same port and take half of the requests.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  server.set_read_timeout(5, 0);
+  server.set_write_timeout(5, 0);
+  server.set_keep_alive_max_count(100);
+  server.set_payload_max_length(64 * 1024);
+  const bool bound = o.port == 0 ? (port = server.bind_to_any_port("127.0.0.1")) > 0
+                                 : server.bind_to_port("127.0.0.1", o.port);
+  if (!bound) {
+    report::print(err, "preemptcheck explore: cannot listen on 127.0.0.1:{}: {}\n", o.port,
+                  errno != 0 ? std::strerror(errno) : "the port is taken");
+    return kExitBadInput;
+  }
+  report::print(out, "explore     http://127.0.0.1:{}/\nscenario    {} ({}), profile {}\n", port,
+                e.scenario.name,
+                o.scenario_path.empty() ? std::string("embedded default") : o.scenario_path,
+                e.scenario.profile);
+  report::print(out, "stop        Ctrl-C\n");
+  out.flush();
+  std::atomic<bool> done{false};
+  // The signal handler only sets a flag; this thread turns it into a stop, again until the
+  // server has stopped (a stop before listening has begun does nothing).
+  std::thread watcher([&] {
+    while (!done.load()) {
+      if (signals.flag()->load() != 0)
+        server.stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  server.listen_after_bind();
+  done = true;
+  watcher.join();
+  if (const int signal = signals.flag()->load(); signal != 0)
+    report::print(out, "stopped     {}\n", InterruptSignals::signal_name(signal));
+  out.flush();
+  return kExitHolds;
+}
+
+#endif
+
+}  // namespace preemptcheck::cli
