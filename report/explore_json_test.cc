@@ -77,8 +77,9 @@ TEST(reportExploreJson, DocumentsAgreeWithTheModelOnEveryCommittedPath) {
         if (p["name"] != cx.property)
           continue;
         EXPECT_EQ(p["status"], k == actions.size() ? "broken" : "holds") << "after step " << k;
-        if (k == actions.size())
+        if (k == actions.size()) {
           EXPECT_EQ(p["step"], k);
+        }
       }
       // The search from here is run where the file's own search stored few states (a file
       // found among millions would make this test take minutes).
