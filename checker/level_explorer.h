@@ -215,6 +215,10 @@ class LevelExplorer : LevelCommit<M> {
       }
       if (abort_.load()) {
         release();
+        // A worker other than 0 saw the time limit or an interrupt: name it here, as worker 0
+        // would have (on_clock() cannot pass now: the time and the interrupt stay).
+        if (result_.limit.empty() && on_clock(false))
+          result_.limit = kTimeLimit;
         return false;
       }
       bool full = false;

@@ -153,6 +153,13 @@ void LevelWorkers<M>::work(unsigned w) {
         abort_.store(true);
         return;
       }
+      // The other workers look at the time limit and an interrupt too (only worker 0 prints
+      // progress and sets the limit's name, after the workers end): on a loaded machine
+      // worker 0 may not run for a while, and the rest would expand on past the limit.
+      if (w != 0 && (is_time_up(limits_, clock_.seconds()) || is_interrupted(limits_))) {
+        abort_.store(true);
+        return;
+      }
     }
   } catch (const std::bad_alloc&) {
     oom_.store(true);

@@ -34,7 +34,7 @@ std::string mechanisms_of(const std::vector<std::string>& args) {
   EXPECT_TRUE(o.has_value()) << error;
   Scenario s = load_scenario("");
   EXPECT_FALSE(apply_choice(s, o->mechanisms).has_value());
-  return describe(s.mechanisms, s.profile) + " / " + s.profile;
+  return describe(s.mechanisms) + " / " + s.profile;
 }
 
 TEST(cliArgs, ASwitchAppliesOnTopOfTheProfileInEitherOrder) {

@@ -178,7 +178,7 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                     "preemptcheck graph: {}:{}:{}: step {} ({}) is not enabled under {}; nothing "
                     "was written\n",
                     o.around_path, step.line, step.column, *around.not_enabled + 1, step.text,
-                    describe(scenario.mechanisms, scenario.profile));
+                    describe(scenario.mechanisms));
       return kExitBadInput;
     }
     return write_graph(
@@ -195,8 +195,8 @@ int run_graph(const GraphOptions& o, std::ostream& out, std::ostream& err) {
                   "preemptcheck graph: scenario {} under {} has more than {} states (the search "
                   "stopped after finding {}); nothing was written. Raise the limit with "
                   "--max-states N (e.g. --max-states {}), or draw a smaller scenario\n",
-                  scenario.name, describe(scenario.mechanisms, scenario.profile), o.max_states,
-                  build.states, o.max_states * 10);
+                  scenario.name, describe(scenario.mechanisms), o.max_states, build.states,
+                  o.max_states * 10);
     if (o.json) {
       report::Json doc = graph_document(scenario, o);
       doc["limit"] = "max-states";

@@ -57,6 +57,22 @@ std::string alias_words() {
   return out;
 }
 
+// --seed S: a whole number under parse_whole's rule, into `into`.
+CLI::Option* seed_option(CLI::App& app, std::optional<std::uint64_t>& into,
+                         const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          "--seed",
+          [&into](const std::string& v) {
+            const auto n = parse_whole(v, kNoMax);
+            if (!n)
+              throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
+            into = *n;
+          },
+          help)
+      ->type_name("S");
+}
+
 // --profile and one --NAME=VALUE option per mechanism of impl/'s table. Switches apply on
 // top of the profile whatever their order on the command line, in the order given.
 void mechanism_options(CLI::App& app, MechanismChoice& choice) {
@@ -265,17 +281,10 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
          },
          "With --simulate: the most steps a walk takes")
       ->type_name("D");
-  app.add_option_function<std::string>(
-         "--seed",
-         [&o](const std::string& v) {
-           const auto n = parse_whole(v, kNoMax);
-           if (!n)
-             throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
-           o.seed = *n;
-         },
-         "With --simulate: the walks' seed (default: a fresh one, printed); the same seed gives "
-         "the same walks on any number of threads")
-      ->type_name("S");
+  seed_option(
+      app, o.seed,
+      "With --simulate: the walks' seed (default: a fresh one, printed); the same seed gives "
+      "the same walks on any number of threads");
   app.add_flag("--unfair", o.unfair,
                "With --liveness: count every loop, even one that neglects the scheduler's own "
                "steps");
@@ -326,16 +335,7 @@ void search_options(CLI::App& app, SearchCommandOptions& o,
                     const std::shared_ptr<ParseState>& state) {
   whole_option(app, "--runs", o.runs, 1, 100'000'000, "a whole number from 1 to 100000000",
                "Clusters (or --stateful runs) to generate (default 100)");
-  app.add_option_function<std::string>(
-         "--seed",
-         [&o](const std::string& v) {
-           const auto n = parse_whole(v, kNoMax);
-           if (!n)
-             throw CLI::ValidationError(fmt::format("--seed expects a whole number, got '{}'", v));
-           o.seed = *n;
-         },
-         "RapidCheck's seed (default: a fresh one, printed)")
-      ->type_name("S");
+  seed_option(app, o.seed, "RapidCheck's seed (default: a fresh one, printed)");
   whole_option(app, "--max-nodes", o.max_nodes, 1, kMaxNodes,
                fmt::format("a whole number from 1 to {}", kMaxNodes),
                "Nodes per generated cluster, at most (default 3)");

@@ -9,7 +9,7 @@
 # line that ends in ` ...` for every line it begins, and a trailing `(exit N)` is the exit
 # code; an example shown without output must run without being refused (exit 2). Wall-clock
 # figures (seconds, states per second, peak memory) are not compared. Each command runs in a
-# scratch folder that sees the repository's scenarios, counterexamples, files and bench
+# scratch folder that sees the repository's scenarios, counterexamples, files, bench and cli
 # folders, so the files an example writes (a JUnit report, an imported scenario, `--out DIR`)
 # land there; a command that writes into the repository's docs/ (a picture made for the
 # README) is not run.
@@ -22,7 +22,7 @@ import tempfile
 
 binary, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 PREFIX = "build/dev/cli/preemptcheck"
-SHARED = ("scenarios", "counterexamples", "files", "bench")
+SHARED = ("scenarios", "counterexamples", "files", "bench", "cli")
 VOLATILE = [
     (re.compile(r"\d+(\.\d+)? s\b"), "T s"),
     (re.compile(r"\d+ states/s"), "R states/s"),

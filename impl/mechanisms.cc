@@ -265,11 +265,9 @@ std::optional<Mechanisms> profile(std::string_view name) {
   return std::nullopt;
 }
 
-std::string describe(const Mechanisms& m, std::string_view profile_name) {
+std::string describe(const Mechanisms& m) {
   std::string out;
   for (const Switch& s : switches()) {
-    if (!mechanism_printed(m, s.name, profile_name))
-      continue;
     if (!out.empty())
       out += ' ';
     out += fmt::format("{}={}", s.name, s.values[static_cast<size_t>(s.get(m))]);

@@ -126,9 +126,10 @@ const std::vector<ProfileAlias>& profile_aliases();
 /// The mechanisms of profile `name`, or nothing when there is no such profile.
 std::optional<Mechanisms> profile(std::string_view name);
 
-/// "inflight=on gate=last-victim …": every switch mechanism_printed() writes under profile
-/// `profile_name`, in mechanism_names() order.
-std::string describe(const Mechanisms& m, std::string_view profile_name);
+/// "inflight=on gate=last-victim …": every switch, in mechanism_names() order — what a person
+/// reads, where none is left out for being at its default (a file's `mechanisms:` keeps
+/// mechanism_printed()'s rule, for its digest).
+std::string describe(const Mechanisms& m);
 
 /// Only the switches that differ from `base`, as "--name=value" words; empty when equal.
 std::vector<std::string> differences(const Mechanisms& m, const Mechanisms& base);

@@ -89,7 +89,7 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
     return gated ? std::string() : fmt::format(" (exit {})", code);
   };
   report::print(out, "scenario   {} ({})\n", scenario.name, source);
-  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms, scenario.profile));
+  report::print(out, "mechanisms {}\n", describe(scenario.mechanisms));
   report::print(out, "explored   {}\n", stats_line(r.stats));
   if (reduction == "symmetry")
     report::print(out, "reduction  {}: the states are counted once per renaming\n", reduction);

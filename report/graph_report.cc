@@ -13,8 +13,7 @@ std::vector<std::string> graph_summary(const Scenario& scenario, const checker::
   for (const checker::GraphEdge& e : g.edges)
     bold += e.on_counterexample ? 1 : 0;
   std::vector<std::string> summary = {
-      fmt::format("graph      {} ({})", scenario.name,
-                  describe(scenario.mechanisms, scenario.profile)),
+      fmt::format("graph      {} ({})", scenario.name, describe(scenario.mechanisms)),
       fmt::format("states     {} states, {} steps, {} violating (filled)", g.vertices.size(),
                   g.edges.size(), violating)};
   if (bold > 0) {
@@ -34,7 +33,7 @@ std::vector<std::string> around_summary(const Scenario& scenario, std::string_vi
     violating += v.violating ? 1 : 0;
   }
   return {fmt::format("graph      {} around {} ({})", scenario.name, file,
-                      describe(scenario.mechanisms, scenario.profile)),
+                      describe(scenario.mechanisms)),
           fmt::format("states     {} distinct states on the path of {} step{} (bold), {} other "
                       "successors (dashed), {} steps",
                       g.vertices.size() - off_path, steps, steps == 1 ? "" : "s", off_path,

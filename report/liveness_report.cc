@@ -70,7 +70,7 @@ void print_liveness_text(const LivenessReport& r, std::ostream& out) {
     return gated ? std::string() : fmt::format(" (exit {})", code);
   };
   report::print(out, "scenario   {} ({})\n", r.scenario.name, r.source);
-  report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms, r.scenario.profile));
+  report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms));
   report::print(out, "liveness   {}, {}\n", spec::kNoStarvation, fairness_words(r.unfair));
   if (r.limit != checker::kMaxStatesLimit && r.limit != checker::kModelCapacityLimit) {
     report::print(out,

@@ -46,8 +46,7 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
     report::print(out, "               also {}: {}\n", m.name, m.message);
   report::print(out, "found          {}\n", found_by_text(cx));
   report::print(out, "scenario       {}\n", run.name);
-  report::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms, run.profile),
-                run.profile);
+  report::print(out, "mechanisms     {} (profile {})\n", describe(run.mechanisms), run.profile);
   if (run.mechanisms != cx.scenario.mechanisms) {
     std::string diffs;
     for (const std::string& d : differences(run.mechanisms, cx.scenario.mechanisms)) {
@@ -57,8 +56,7 @@ void print_replay_head(std::string_view file, const Counterexample& cx, const Sc
                   "overridden     the file records {} (profile {}); changed: {}; fingerprints are "
                   "not compared; exit 0 means every step ran and {} held, 1 that it still breaks, "
                   "2 that the schedule is impossible under these switches\n",
-                  describe(cx.scenario.mechanisms, cx.scenario.profile), cx.scenario.profile, diffs,
-                  cx.property);
+                  describe(cx.scenario.mechanisms), cx.scenario.profile, diffs, cx.property);
     report::print(out,
                   "illustration   this replays one schedule under other mechanisms, to show where "
                   "it breaks; it proves nothing. To prove the race closed, check every "

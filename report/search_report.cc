@@ -127,11 +127,11 @@ void print_search_head(const SearchOptions& s, std::ostream& out) {
                 plural(static_cast<std::uint64_t>(s.bounds.max_nodes), "node"),
                 plural(static_cast<std::uint64_t>(s.bounds.max_pods()), "pod"),
                 plural(s.max_states, "state"));
-  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms, s.profile), s.profile);
+  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
   report::print(out, "properties {}\n", checked_names(s.checked));
   if (s.baseline) {
     report::print(out, "differential a cluster fails only if profile {} alone ({}) holds on it\n",
-                  s.baseline_profile, describe(*s.baseline, s.baseline_profile));
+                  s.baseline_profile, describe(*s.baseline));
   }
 }
 
@@ -142,7 +142,7 @@ void print_stateful_head(const StatefulOptions& s, std::ostream& out) {
                 s.seed, plural(static_cast<std::uint64_t>(s.runs), "run"), s.max_steps,
                 s.bounds.min_nodes, s.bounds.max_nodes, s.bounds.min_running + s.bounds.min_pending,
                 s.bounds.max_pods());
-  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms, s.profile), s.profile);
+  report::print(out, "mechanisms {} (profile {})\n", describe(s.mechanisms), s.profile);
   report::print(out, "properties {}\n", checked_names(s.checked));
 }
 

@@ -47,7 +47,7 @@ std::string shrink_words(const SimulatedShown& s) {
 
 void print_simulate_head(const SimulateReport& r, std::ostream& out) {
   report::print(out, "scenario   {} ({})\n", r.scenario.name, r.source);
-  report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms, r.scenario.profile));
+  report::print(out, "mechanisms {}\n", describe(r.scenario.mechanisms));
   report::print(out,
                 "simulate   {} random walks of at most {} steps from the initial state, seed {}\n",
                 r.options.walks, r.options.depth, r.options.seed);

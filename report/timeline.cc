@@ -84,7 +84,7 @@ std::string switches_line(const Scenario& s) {
     if (!diffs.empty())
       out += " " + join(diffs, " ");
   }
-  return out + fmt::format("  \u2014  {}", describe(s.mechanisms, s.profile));
+  return out + fmt::format("  \u2014  {}", describe(s.mechanisms));
 }
 
 // Who in the lane acts: the executor job and the binding cycle are named by their pod.
