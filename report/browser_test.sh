@@ -2,7 +2,8 @@
 # Browser test of the swimlane page: writes the page of one counterexample, lets headless
 # Chromium load it (scripts on, network off), and checks the rendered DOM — the script ran,
 # one lane per component, exactly one breaking step, marked where the heading says, an arrow
-# per cause — then takes a screenshot and checks it is a real PNG of the window's size.
+# per cause, no lane cut off behind a scroll bar in a 1400 px window — then takes a screenshot
+# and checks it is a real PNG of the window's size.
 # Usage: browser_test.sh PREEMPTCHECK CHROMIUM COUNTEREXAMPLE.yaml OUT_DIR
 # Exit 77 (skipped) when Chromium is not installed.
 set -eu
@@ -62,6 +63,12 @@ arrows=$(count '<path class="arrow"')
 if grep -Eqi 'src="(https?:)?//|href="(https?:)?//|<link |@import|url\((https?:)?//' "$dom"; then
   fail "the rendered page references something outside itself"
 fi
+
+# At 1400 px the lanes fit the window: no column is cut off behind a scroll bar.
+run_chromium --dump-dom --window-size=1400,1000 >"$out/dom-1400.html" 2>"$out/chromium-dom.log" ||
+  fail "chromium --dump-dom at 1400 px failed (see $out/chromium-dom.log)"
+grep -q 'data-clipped="0"' "$out/dom-1400.html" ||
+  fail "at 1400 px the lanes are wider than the window (data-clipped is not 0)"
 
 run_chromium --screenshot="$png" --window-size=1480,1000 >"$out/chromium-shot.log" 2>&1 ||
   fail "chromium --screenshot failed (see $out/chromium-shot.log)"
