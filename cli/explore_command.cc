@@ -7,6 +7,7 @@
 
 #include <ostream>
 
+#include "cli/args.h"
 #include "cli/common.h"
 #include "report/print.h"
 
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -31,6 +33,8 @@
 #include "properties/schedule.h"
 #include "report/explore_json.h"
 #include "report/explore_page.h"
+#include "report/swimlanes_html.h"
+#include "report/timeline.h"
 #include "spec/property.h"
 #endif
 
@@ -148,12 +152,15 @@ void shortest(Explorer& e, const httplib::Request& req, httplib::Response& res) 
              {"limit", found.limit}});
 }
 
-// The path as a counterexample file of the property it breaks at its last step (the named
-// one, or the first there), as `check --out` writes it: every fingerprint, the digest.
-void counterexample(const Explorer& e, const httplib::Request& req, httplib::Response& res) {
-  const auto s = path_schedule(e, req, res);
+// The path as the value of a counterexample file of the property it breaks at its last step
+// (the named one, or the first there), as `check --out` writes it: every fingerprint, the
+// digest; or nothing with the 4xx answer set.
+std::optional<Counterexample> path_counterexample(const Explorer& e, const httplib::Request& req,
+                                                  httplib::Response& res,
+                                                  std::optional<Schedule>& s) {
+  s = path_schedule(e, req, res);
   if (!s)
-    return;
+    return std::nullopt;
   const std::size_t last = s->steps.size();
   std::string name = req.get_param_value("property");
   if (name.empty() && !s->violated_at(last).empty())
@@ -162,10 +169,10 @@ void counterexample(const Explorer& e, const httplib::Request& req, httplib::Res
     send_error(res, 409,
                "the path's last step breaks no property: a counterexample file records a "
                "violation at its last step");
-    return;
+    return std::nullopt;
   }
   if (!req.get_param_value("property").empty() && !safety_property(req, res))
-    return;
+    return std::nullopt;
   const auto k = first_break(*s, name);
   if (!k || *k != last) {
     send_error(res, 409,
@@ -173,15 +180,74 @@ void counterexample(const Explorer& e, const httplib::Request& req, httplib::Res
                                "step {}",
                                name, *k, last, *k)
                  : fmt::format("{} does not break on this path", name));
-    return;
+    return std::nullopt;
   }
   FoundBy found_by;
   found_by.method = "explore";
   found_by.shortest = false;
-  const Counterexample cx = to_counterexample(*s, e.scenario, name, found_by, e.command);
-  const std::string file = counterexample_file_name(cx);
+  return to_counterexample(*s, e.scenario, name, found_by, e.command);
+}
+
+void counterexample(const Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  std::optional<Schedule> s;
+  const auto cx = path_counterexample(e, req, res, s);
+  if (!cx)
+    return;
+  const std::string file = counterexample_file_name(*cx);
   res.set_header("Content-Disposition", fmt::format("attachment; filename=\"{}\"", file));
-  res.set_content(counterexample_to_yaml(cx, file), "application/yaml; charset=utf-8");
+  res.set_content(counterexample_to_yaml(*cx, file), "application/yaml; charset=utf-8");
+}
+
+// The swimlane page of the path, as `replay --html` draws the file the path downloads as.
+void swimlanes(const Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  std::optional<Schedule> s;
+  const auto cx = path_counterexample(e, req, res, s);
+  if (!cx)
+    return;
+  std::string error;
+  const auto timeline = report::make_timeline(report::timeline_source(*cx, e.scenario, e.command),
+                                              *s, report::padded_state_lines, error);
+  if (!timeline) {
+    send_error(res, 409, error);
+    return;
+  }
+  res.set_header("Content-Security-Policy",
+                 "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                 "img-src data:; form-action 'none'; frame-ancestors 'none'");
+  res.set_content(report::render_swimlanes_html(*timeline), "text/html; charset=utf-8");
+}
+
+// A random walk from the path's end (`seed`, at most `depth` steps, 100 unless given): the
+// path it makes and why it ended.
+void walk(const Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  const auto number = [&req, &res](const char* key, std::uint64_t fallback,
+                                   std::uint64_t max) -> std::optional<std::uint64_t> {
+    if (!req.has_param(key))
+      return fallback;
+    const auto n = parse_whole(req.get_param_value(key), max);
+    if (!n)
+      send_error(res, 400, fmt::format("{} expects a whole number from 0 to {}", key, max));
+    return n;
+  };
+  const auto seed = number("seed", 0, std::numeric_limits<std::uint64_t>::max());
+  if (!seed)
+    return;
+  const auto depth = number("depth", 100, 10'000);
+  if (!depth)
+    return;
+  const auto s = path_schedule(e, req, res);
+  if (!s)
+    return;
+  const RandomWalk found = random_walk_from(*s, *seed, static_cast<std::uint32_t>(*depth));
+  std::vector<Action> path;
+  for (const ScheduleStep& step : s->steps)
+    path.push_back(step.action);
+  path.insert(path.end(), found.steps.begin(), found.steps.end());
+  send_json(res, 200,
+            {{"path", format_path(path, *e.cluster)},
+             {"seed", *seed},
+             {"steps", found.steps.size()},
+             {"stopped", found.stopped}});
 }
 
 std::string command_line(const ExploreOptions& o) {
@@ -228,6 +294,10 @@ void routes(httplib::Server& server, Explorer& e, const int& port) {
   server.Get("/counterexample.yaml", [&e](const httplib::Request& req, httplib::Response& res) {
     counterexample(e, req, res);
   });
+  server.Get("/swimlanes.html",
+             [&e](const httplib::Request& req, httplib::Response& res) { swimlanes(e, req, res); });
+  server.Get("/api/walk",
+             [&e](const httplib::Request& req, httplib::Response& res) { walk(e, req, res); });
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty())
       return;

@@ -107,7 +107,24 @@ def main():
             ("/counterexample.yaml?property=nope&path=frob", ""),
             ("/counterexample.yaml?property=no-double-victim", "does not break"),
             ("/" + "a" * 20000, ""),
+            ("/api/walk?seed=x", "seed expects a whole number"),
+            ("/api/walk?seed=-1", "seed expects a whole number"),
+            ("/api/walk?seed=1&depth=10001", "depth expects a whole number"),
+            ("/api/walk?path=frob", "bad path"),
+            ("/swimlanes.html", "breaks no property"),
+            ("/swimlanes.html?path=frob", "bad path"),
         ]
+        # A random walk is its seed's: the same seed and path give the same walk, every step
+        # of it enabled (the page loads it), ending where a property breaks, no step is
+        # enabled, or at its depth.
+        walks = [request(port, "/api/walk?seed=%d&depth=40" % seed) for seed in (7, 7, 8)]
+        if any(status != 200 for status, _ in walks) or walks[0][1] != walks[1][1]:
+            fail("a walk is not its seed's: %r" % [w[1][:200] for w in walks])
+        for _, body in walks:
+            walked = json.loads(body)
+            status, _ = request(port, "/api/state?path=" + walked["path"].replace(" ", "%20"))
+            if status != 200 or walked["steps"] > 40 or not walked["stopped"]:
+                fail("a walk's path %r: %d, %r" % (walked["path"][:100], status, walked))
         for target, words in hostile:
             expect_4xx(port, target, words)
         for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"]:
@@ -178,6 +195,17 @@ def main():
             fail("SIGINT did not stop the server")
     if proc.returncode != 0 or "stopped     SIGINT" not in out:
         fail("SIGINT: exit %r, stdout %r, stderr %r" % (proc.returncode, out, err))
+    # The swimlane page of a path that breaks a property, as replay --html draws its file.
+    proc, port = start(preemptcheck, "--inflight=off")
+    try:
+        broken = "schedule%20p-high,observe,flush,schedule%20p-high"
+        status, body = request(port, "/swimlanes.html?path=" + broken)
+        if status != 200 or "<html" not in body or "no-double-victim" not in body:
+            fail("the swimlane page of a broken path: %d %s" % (status, body[:200]))
+        expect_4xx(port, "/swimlanes.html?path=" + broken.rsplit(",", 1)[0], "breaks no property")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
     if FAILURES:
         print("%d failures" % len(FAILURES))
         return 1

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <random>
 
 #include "checker/explore_types.h"
 #include "properties/world_explore.h"
@@ -102,6 +103,34 @@ std::vector<Action> askable_actions(const Cluster& cluster) {
     }
   }
   return out;
+}
+
+RandomWalk random_walk_from(const Schedule& schedule, std::uint64_t seed, std::uint32_t depth) {
+  const WorldModel model(schedule.cluster);
+  const std::size_t k = schedule.steps.size();
+  WorldState s{schedule.world_at(k), schedule.ledger_at(k)};
+  std::mt19937_64 random(seed);  // its sequence is fixed by the standard, on every machine
+  std::vector<Action> enabled;
+  RandomWalk walk;
+  for (std::uint32_t i = 0; i < depth; ++i) {
+    enabled.clear();
+    model.enabled_actions(s, enabled);
+    if (enabled.empty()) {
+      walk.stopped = "no step is enabled";
+      return walk;
+    }
+    const Action a = enabled[static_cast<std::size_t>(random() % enabled.size())];
+    checker::Observation obs;
+    s = model.next_state(s, a, obs);
+    walk.steps.push_back(a);
+    if (!obs.violated.empty()) {
+      const auto& [property, message] = obs.violated.front();
+      walk.stopped = fmt::format("{} broke: {}", model.properties()[property].name, message);
+      return walk;
+    }
+  }
+  walk.stopped = fmt::format("{} steps taken", depth);
+  return walk;
 }
 
 ViolationSearch shortest_violation_from(const Schedule& schedule, spec::Property property,

@@ -57,4 +57,16 @@ ViolationSearch shortest_violation_from(const Schedule& schedule, spec::Property
                                         std::uint64_t max_states,
                                         const std::atomic<int>* interrupt);
 
+/// The outcome of random_walk_from().
+struct RandomWalk {
+  std::vector<Action> steps;  ///< from the path's end
+  std::string stopped;        ///< why the walk ended, in words
+};
+
+/// A random walk from the state after `schedule`'s last step: at most `depth` steps, each one
+/// of the enabled steps chosen by a generator seeded with `seed` alone (the same seed, path
+/// and depth give the same walk on every machine), every property checked on the way; it ends
+/// at the first step that breaks a property, where no step is enabled, or at `depth`.
+RandomWalk random_walk_from(const Schedule& schedule, std::uint64_t seed, std::uint32_t depth);
+
 }  // namespace preemptcheck

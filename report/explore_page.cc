@@ -86,12 +86,14 @@ select { font: inherit; font-size: 12.5px; }
 <div>
   <section class="card"><h2>Path</h2>
     <ol class="path" id="path"></ol>
-    <div class="tools"><a id="download" href="#" hidden>download this path as a counterexample file</a></div>
+    <div class="tools"><a id="download" href="#" hidden>download this path as a counterexample file</a>
+      <a id="swimlanes" href="#" target="_blank" rel="noopener" hidden>its swimlane page</a></div>
   </section>
   <section class="card"><h2>Properties on this path</h2>
     <table id="properties"><thead><tr><th>property</th><th>status</th></tr></thead><tbody></tbody></table>
     <div class="tools"><select id="search-property"></select>
-      <button id="search" type="button">shortest violation from here</button></div>
+      <button id="search" type="button">shortest violation from here</button>
+      <button id="walk" type="button">a random walk from here</button></div>
     <div id="search-result" class="muted"></div>
   </section>
 </div>
@@ -226,6 +228,27 @@ function render(doc) {
     a.href = "/counterexample.yaml" + pathUrl(path) + "&property=" + encodeURIComponent(downloadable);
     a.textContent = "download this path as a counterexample file of " + downloadable;
     a.setAttribute("download", "");
+    const s = $("swimlanes");
+    s.hidden = false;
+    s.href = "/swimlanes.html" + pathUrl(path) + "&property=" + encodeURIComponent(downloadable);
+  }
+}
+
+// A random walk from here, its seed drawn here and shown with why it ended, after the page
+// loads its new path (the seed and path reproduce it: /api/walk?path=…&seed=…).
+async function walk() {
+  const seed = Math.floor(Math.random() * 4294967296);
+  const out = $("search-result");
+  out.textContent = "walking from here with seed " + seed + "…";
+  try {
+    const r = await fetch("/api/walk" + pathUrl(currentPath()) + "&seed=" + seed);
+    const doc = await r.json();
+    if (!r.ok) { out.textContent = doc.error; return; }
+    sessionStorage.setItem("walk", "random walk, seed " + doc.seed + ": " + doc.steps +
+                           " steps; " + doc.stopped);
+    go(doc.path);
+  } catch (e) {
+    out.textContent = "the walk failed: " + e;
   }
 }
 
@@ -261,6 +284,11 @@ async function load() {
   ready();
 }
 $("search").addEventListener("click", search);
+$("walk").addEventListener("click", walk);
+if (sessionStorage.getItem("walk")) {
+  $("search-result").textContent = sessionStorage.getItem("walk");
+  sessionStorage.removeItem("walk");
+}
 load();
 </script>
 </body>
