@@ -65,7 +65,20 @@ struct Explorer {
   std::string command;  ///< the command line, for a counterexample's "Found by:" line
   std::uint64_t max_states = 0;
   const std::atomic<int>* interrupt = nullptr;
-  std::mutex search;  ///< one search at a time: the machine's cores are the page's
+  /// One search at a time, in a request or in the background: the machine's cores are the
+  /// page's. (A flag, not a mutex: a background search ends on its own thread.)
+  std::atomic<bool> searching{false};
+  /// The search the page started in the background (/api/search/…), and what it has found.
+  struct Job {
+    std::mutex lock;  ///< over the fields below
+    std::thread thread;
+    std::atomic<int> cancel{0};  ///< its interrupt: a cancel, or a signal to the server
+    std::uint64_t id = 0;        ///< 0: none started yet
+    bool running = false;
+    std::uint64_t states = 0;
+    std::uint32_t depth = 0;
+    Json result;  ///< the finished search, as /api/shortest answers
+  } job;
 };
 
 void send_json(httplib::Response& res, int status, const Json& doc) {
@@ -119,37 +132,127 @@ std::optional<std::size_t> first_break(const Schedule& s, std::string_view name)
   return std::nullopt;
 }
 
-void shortest(Explorer& e, const httplib::Request& req, httplib::Response& res) {
+// The request's property and path for a search from the path's end, or nothing with the 4xx
+// answer set (the property already broken on the path is 409).
+std::optional<std::pair<spec::Property, Schedule> > search_request(const Explorer& e,
+                                                                   const httplib::Request& req,
+                                                                   httplib::Response& res) {
   const auto property = safety_property(req, res);
   if (!property)
-    return;
-  const auto s = path_schedule(e, req, res);
+    return std::nullopt;
+  auto s = path_schedule(e, req, res);
   if (!s)
-    return;
+    return std::nullopt;
   const std::string_view name = spec::property_def(*property).name;
   if (const auto k = first_break(*s, name)) {
     send_error(res, 409, fmt::format("{} already broke at step {}: go back before it", name, *k));
-    return;
+    return std::nullopt;
   }
-  const std::unique_lock lock(e.search, std::try_to_lock);
-  if (!lock.owns_lock()) {
-    send_error(res, 503, "another search is under way; try again when it ends");
-    return;
-  }
-  const ViolationSearch found = shortest_violation_from(*s, *property, e.max_states, e.interrupt);
+  return std::make_pair(*property, std::move(*s));
+}
+
+Json search_json(const Explorer& e, const Schedule& s, spec::Property property,
+                 const ViolationSearch& found) {
   std::vector<Action> path;
-  for (const ScheduleStep& step : s->steps)
+  for (const ScheduleStep& step : s.steps)
     path.push_back(step.action);
   path.insert(path.end(), found.steps.begin(), found.steps.end());
-  send_json(res, 200,
-            {{"found", found.found},
-             {"property", name},
-             {"path", found.found ? Json(format_path(path, *e.cluster)) : Json(nullptr)},
-             {"steps", found.steps.size()},
-             {"message", found.message},
-             {"states", found.states},
-             {"depth", found.depth},
-             {"limit", found.limit}});
+  return {{"found", found.found},
+          {"property", spec::property_def(property).name},
+          {"path", found.found ? Json(format_path(path, *e.cluster)) : Json(nullptr)},
+          {"steps", found.steps.size()},
+          {"message", found.message},
+          {"states", found.states},
+          {"depth", found.depth},
+          {"limit", found.limit}};
+}
+
+// Takes the one search, or answers 503: false when another search is under way.
+bool take_search(Explorer& e, httplib::Response& res) {
+  bool idle = false;
+  if (e.searching.compare_exchange_strong(idle, true))
+    return true;
+  send_error(res, 503, "another search is under way; try again when it ends");
+  return false;
+}
+
+void shortest(Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  const auto asked = search_request(e, req, res);
+  if (!asked || !take_search(e, res))
+    return;
+  struct Release {
+    std::atomic<bool>& flag;
+    ~Release() { flag.store(false); }
+  } release{e.searching};
+  const auto& [property, s] = *asked;
+  send_json(
+      res, 200,
+      search_json(e, s, property, shortest_violation_from(s, property, e.max_states, e.interrupt)));
+}
+
+// /api/search/start: the same search in the background, one at a time; its id.
+void search_start(Explorer& e, const httplib::Request& req, httplib::Response& res) {
+  auto asked = search_request(e, req, res);
+  if (!asked || !take_search(e, res))
+    return;
+  Explorer::Job& job = e.job;
+  // The last job has released the search, so its thread has done all but return.
+  if (job.thread.joinable())
+    job.thread.join();
+  const std::lock_guard fields(job.lock);
+  job.cancel.store(e.interrupt->load());
+  ++job.id;
+  job.running = true;
+  job.states = 0;
+  job.depth = 0;
+  job.result = Json();
+  job.thread = std::thread([&e, asked = std::move(*asked)] {
+    Explorer::Job& j = e.job;
+    const auto& [property, s] = asked;
+    Json result;
+    try {
+      const ViolationSearch found = shortest_violation_from(
+          s, property, e.max_states, &j.cancel, [&j](std::uint64_t states, std::uint32_t depth) {
+            const std::lock_guard progress(j.lock);
+            j.states = states;
+            j.depth = depth;
+          });
+      result = search_json(e, s, property, found);
+    } catch (const std::exception& x) {
+      result = {{"error", std::string("the search failed: ") + x.what()}};
+    }
+    {
+      const std::lock_guard done(j.lock);
+      j.result = std::move(result);
+      j.running = false;
+    }
+    e.searching.store(false);  // after the result is in: a new job may join this thread at once
+  });
+  send_json(res, 200, {{"id", job.id}});
+}
+
+// /api/search/status: the background search's progress, or its result once it ended.
+void search_status(Explorer& e, httplib::Response& res) {
+  const std::lock_guard fields(e.job.lock);
+  if (e.job.id == 0) {
+    send_error(res, 404, "no search was started: /api/search/start?path=…&property=…");
+    return;
+  }
+  Json doc = {{"id", e.job.id},
+              {"running", e.job.running},
+              {"states", e.job.states},
+              {"depth", e.job.depth}};
+  if (!e.job.running)
+    doc["result"] = e.job.result;
+  send_json(res, 200, doc);
+}
+
+// /api/search/cancel: stops the background search (it answers "interrupted" as its limit).
+void search_cancel(Explorer& e, httplib::Response& res) {
+  const std::lock_guard fields(e.job.lock);
+  if (e.job.running)
+    e.job.cancel.store(SIGINT);
+  send_json(res, 200, {{"id", e.job.id}, {"cancelled", e.job.running}});
 }
 
 // The path as the value of a counterexample file of the property it breaks at its last step
@@ -296,6 +399,13 @@ void routes(httplib::Server& server, Explorer& e, const int& port) {
   });
   server.Get("/swimlanes.html",
              [&e](const httplib::Request& req, httplib::Response& res) { swimlanes(e, req, res); });
+  server.Get("/api/search/start", [&e](const httplib::Request& req, httplib::Response& res) {
+    search_start(e, req, res);
+  });
+  server.Get("/api/search/status",
+             [&e](const httplib::Request&, httplib::Response& res) { search_status(e, res); });
+  server.Get("/api/search/cancel",
+             [&e](const httplib::Request&, httplib::Response& res) { search_cancel(e, res); });
   server.Get("/api/walk",
              [&e](const httplib::Request& req, httplib::Response& res) { walk(e, req, res); });
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
@@ -303,8 +413,9 @@ void routes(httplib::Server& server, Explorer& e, const int& port) {
       return;
     if (res.status == 404) {
       send_error(res, 404,
-                 fmt::format("no page '{}': the page is /, its API /api/state, /api/shortest "
-                             "and /counterexample.yaml",
+                 fmt::format("no page '{}': the page is /, its API /api/state, /api/shortest, "
+                             "/api/search/start|status|cancel, /api/walk, /counterexample.yaml "
+                             "and /swimlanes.html",
                              req.path));
     } else {
       send_error(res, res.status, fmt::format("the request was refused (HTTP {})", res.status));
@@ -376,14 +487,19 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   // server has stopped (a stop before listening has begun does nothing).
   std::thread watcher([&] {
     while (!done.load()) {
-      if (signals.flag()->load() != 0)
+      if (signals.flag()->load() != 0) {
+        e.job.cancel.store(signals.flag()->load());
         server.stop();
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   });
   server.listen_after_bind();
   done = true;
   watcher.join();
+  e.job.cancel.store(SIGINT);  // a background search ends with the server
+  if (e.job.thread.joinable())
+    e.job.thread.join();
   if (const int signal = signals.flag()->load(); signal != 0)
     report::print(out, "stopped     {}\n", InterruptSignals::signal_name(signal));
   out.flush();

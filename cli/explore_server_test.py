@@ -65,6 +65,20 @@ def expect_4xx(port, target, words, **kw):
     return status, body
 
 
+def wait_for_search(port, job, seconds=120):
+    """Polls /api/search/status until search `job` has ended; its last status, or None."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, body = request(port, "/api/search/status")
+        doc = json.loads(body)
+        if status != 200 or doc["id"] != job:
+            return None
+        if not doc["running"]:
+            return doc
+        time.sleep(0.1)
+    return None
+
+
 def main():
     preemptcheck = sys.argv[1]
     proc, port = start(preemptcheck)
@@ -203,9 +217,54 @@ def main():
         if status != 200 or "<html" not in body or "no-double-victim" not in body:
             fail("the swimlane page of a broken path: %d %s" % (status, body[:200]))
         expect_4xx(port, "/swimlanes.html?path=" + broken.rsplit(",", 1)[0], "breaks no property")
+        # The background search finds the 4-step violation, as /api/shortest does.
+        expect_4xx(port, "/api/search/status", "no search was started")
+        status, body = request(port, "/api/search/start?property=no-double-victim")
+        done = wait_for_search(port, json.loads(body)["id"]) if status == 200 else None
+        if not done or not done["result"]["found"] or \
+                done["result"]["path"] != "schedule p-high,observe,flush,schedule p-high":
+            fail("the background search: %d %s, then %r" % (status, body, done))
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+    # On a space of millions of states: its progress, one search at a time, a cancel that
+    # stops it ("interrupted"), and a server that stops on SIGINT with a search under way.
+    three_nodes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
+                               "three-nodes.yaml")
+    proc, port = start(preemptcheck, three_nodes, "--max-states", "100000000")
+    try:
+        status, body = request(port, "/api/search/start?property=no-double-victim")
+        job = json.loads(body).get("id")
+        progress = None
+        for _ in range(100):
+            time.sleep(0.1)
+            progress = json.loads(request(port, "/api/search/status")[1])
+            if progress["states"] > 0:
+                break
+        if status != 200 or not progress["running"] or progress["states"] == 0:
+            fail("a long background search shows no progress: %s, %r" % (body, progress))
+        for busy in ["/api/search/start?property=no-double-victim",
+                     "/api/shortest?property=no-double-victim"]:
+            status, body = request(port, busy)
+            if status != 503 or "another search" not in body:
+                fail("%s beside a search: %d %s" % (busy, status, body))
+        request(port, "/api/search/cancel")
+        done = wait_for_search(port, job)
+        if not done or done["result"]["limit"] != "interrupted" or done["result"]["found"]:
+            fail("a cancelled search: %r" % done)
+        status, _ = request(port, "/api/search/start?property=no-double-victim")
+        if status != 200:
+            fail("a search after a cancelled one: %d" % status)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, _ = proc.communicate(timeout=30)
+            if proc.returncode != 0 or "stopped     SIGINT" not in out:
+                fail("SIGINT with a search under way: exit %r, %r" % (proc.returncode, out))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            fail("SIGINT did not stop a server with a search under way")
     if FAILURES:
         print("%d failures" % len(FAILURES))
         return 1

@@ -133,9 +133,10 @@ RandomWalk random_walk_from(const Schedule& schedule, std::uint64_t seed, std::u
   return walk;
 }
 
-ViolationSearch shortest_violation_from(const Schedule& schedule, spec::Property property,
-                                        std::uint64_t max_states,
-                                        const std::atomic<int>* interrupt) {
+ViolationSearch shortest_violation_from(
+    const Schedule& schedule, spec::Property property, std::uint64_t max_states,
+    const std::atomic<int>* interrupt,
+    const std::function<void(std::uint64_t states, std::uint32_t depth)>& progress) {
   std::bitset<spec::kPropertyCount> checked;
   checked.set(static_cast<std::size_t>(property));
   WorldModel model(schedule.cluster, checked);
@@ -144,7 +145,12 @@ ViolationSearch shortest_violation_from(const Schedule& schedule, spec::Property
   checker::Limits limits;
   limits.max_states = max_states;
   limits.interrupt = interrupt;
-  const checker::Result<Action> r = explore_world(model, limits);
+  checker::ExploreOptions<Action> opts;
+  if (progress) {
+    opts.progress = [&progress](const checker::Stats& s) { progress(s.states, s.depth); };
+    opts.progress_interval_seconds = 0.5;
+  }
+  const checker::Result<Action> r = explore_world(model, limits, opts);
   ViolationSearch out;
   out.states = r.stats.states;
   out.depth = r.stats.depth;

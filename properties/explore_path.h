@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bitset>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,9 +54,12 @@ struct ViolationSearch {
 /// monitors' memory of the path, checking `property` alone, within `max_states` and
 /// `interrupt` (checker::Limits). A state property already broken where the path ends is
 /// found at once (no steps).
-ViolationSearch shortest_violation_from(const Schedule& schedule, spec::Property property,
-                                        std::uint64_t max_states,
-                                        const std::atomic<int>* interrupt);
+/// `progress`, when set, is called about every half second with the states stored and the
+/// depth reached so far.
+ViolationSearch shortest_violation_from(
+    const Schedule& schedule, spec::Property property, std::uint64_t max_states,
+    const std::atomic<int>* interrupt,
+    const std::function<void(std::uint64_t states, std::uint32_t depth)>& progress = {});
 
 /// The outcome of random_walk_from().
 struct RandomWalk {

@@ -93,7 +93,8 @@ select { font: inherit; font-size: 12.5px; }
     <table id="properties"><thead><tr><th>property</th><th>status</th></tr></thead><tbody></tbody></table>
     <div class="tools"><select id="search-property"></select>
       <button id="search" type="button">shortest violation from here</button>
-      <button id="walk" type="button">a random walk from here</button></div>
+      <button id="walk" type="button">a random walk from here</button>
+      <button id="cancel" type="button" hidden>cancel the search</button></div>
     <div id="search-result" class="muted"></div>
   </section>
 </div>
@@ -252,23 +253,41 @@ async function walk() {
   }
 }
 
+// The search runs in the background on the server (/api/search/start); the page shows its
+// progress every 400 ms and can cancel it; its path becomes the page's when it finds one.
 async function search() {
   const property = $("search-property").value;
   const out = $("search-result");
   out.textContent = "searching breadth-first from here for " + property + "…";
   $("search").disabled = true;
   try {
-    const r = await fetch("/api/shortest" + pathUrl(currentPath()) + "&property=" + encodeURIComponent(property));
-    const doc = await r.json();
-    if (!r.ok) { out.textContent = doc.error; return; }
-    if (doc.found) { go(doc.path); return; }
-    out.textContent = property + " does not break from here" +
-        (doc.limit ? " within the search's limit (" + doc.limit + ", " + doc.states + " states)"
-                   : " (all " + doc.states + " states reachable from here searched)");
+    const r = await fetch("/api/search/start" + pathUrl(currentPath()) + "&property=" + encodeURIComponent(property));
+    const started = await r.json();
+    if (!r.ok) { out.textContent = started.error; return; }
+    $("cancel").hidden = false;
+    for (;;) {
+      await new Promise(done => setTimeout(done, 400));
+      const s = await (await fetch("/api/search/status")).json();
+      if (s.id !== started.id) { out.textContent = "another search replaced this one"; return; }
+      if (s.running) {
+        out.textContent = "searching breadth-first from here for " + property + ": " +
+            s.states + " states, depth " + s.depth + "…";
+        continue;
+      }
+      const doc = s.result;
+      if (doc.error) { out.textContent = doc.error; return; }
+      if (doc.found) { go(doc.path); return; }
+      out.textContent = property + " does not break from here" +
+          (doc.limit === "interrupted" ? " in the " + doc.states + " states searched before it was cancelled"
+           : doc.limit ? " within the search's limit (" + doc.limit + ", " + doc.states + " states)"
+           : " (all " + doc.states + " states reachable from here searched)");
+      return;
+    }
   } catch (e) {
     out.textContent = "the search failed: " + e;
   } finally {
     $("search").disabled = false;
+    $("cancel").hidden = true;
   }
 }
 
@@ -285,6 +304,7 @@ async function load() {
 }
 $("search").addEventListener("click", search);
 $("walk").addEventListener("click", walk);
+$("cancel").addEventListener("click", () => fetch("/api/search/cancel"));
 if (sessionStorage.getItem("walk")) {
   $("search-result").textContent = sessionStorage.getItem("walk");
   sessionStorage.removeItem("walk");
