@@ -121,17 +121,6 @@ std::optional<spec::Property> safety_property(const httplib::Request& req, httpl
   return p;
 }
 
-// The first step (0: the initial state) at which `name` broke, if it did.
-std::optional<std::size_t> first_break(const Schedule& s, std::string_view name) {
-  for (std::size_t k = 0; k <= s.steps.size(); ++k) {
-    for (const spec::PropertyMessage& m : s.violated_at(k)) {
-      if (m.name == name)
-        return k;
-    }
-  }
-  return std::nullopt;
-}
-
 // The request's property and path for a search from the path's end, or nothing with the 4xx
 // answer set (the property already broken on the path is 409).
 std::optional<std::pair<spec::Property, Schedule> > search_request(const Explorer& e,

@@ -105,6 +105,16 @@ std::vector<Action> askable_actions(const Cluster& cluster) {
   return out;
 }
 
+std::optional<std::size_t> first_break(const Schedule& schedule, std::string_view name) {
+  for (std::size_t k = 0; k <= schedule.steps.size(); ++k) {
+    for (const spec::PropertyMessage& m : schedule.violated_at(k)) {
+      if (m.name == name)
+        return k;
+    }
+  }
+  return std::nullopt;
+}
+
 RandomWalk random_walk_from(const Schedule& schedule, std::uint64_t seed, std::uint32_t depth) {
   const WorldModel model(schedule.cluster);
   const std::size_t k = schedule.steps.size();

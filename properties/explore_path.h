@@ -61,6 +61,10 @@ ViolationSearch shortest_violation_from(
     const std::atomic<int>* interrupt,
     const std::function<void(std::uint64_t states, std::uint32_t depth)>& progress = {});
 
+/// The first step of `schedule` (0: the initial state) at which property `name` broke, if it
+/// did.
+std::optional<std::size_t> first_break(const Schedule& schedule, std::string_view name);
+
 /// The outcome of random_walk_from().
 struct RandomWalk {
   std::vector<Action> steps;  ///< from the path's end
