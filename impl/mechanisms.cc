@@ -196,6 +196,10 @@ const std::vector<ProfileAlias>& profile_aliases() {
   // SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are beta and on by default from 1.33
   // (pkg/features/kube_features.go@b0b89d3bd251db932ed5a7bef66039fb88acab64 L1672,
   // L1675-1676), the switches `kubernetes` sets; SPEC §2.5 and §10 say what it leaves out.
+  // The two pod listeners: pkg/scheduler/eventhandlers.go@533140f065d7cfe8db68998dff46352551c5505d
+  // registers two FilteringResourceEventHandlers, the cache's and the queue's (read, lines not
+  // counted); @00cd67b7742e5af43e2eb841fde28de797344ed0 one handler (L516-519), the change of
+  // PR #134157, which also forgets a deleted assumed pod at once.
   static const std::vector<ProfileAlias> kAliases = {
       {"kubernetes-1.33", "kubernetes",
        "SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are on by default from 1.33; not "
