@@ -118,6 +118,8 @@ std::vector<std::pair<std::string, std::string>> limit_advice(const Scenario& sc
     if (o.reduce == Reduction::kNone) {
       compare(measure(scenario, o, Reduction::kWatchOrder, *depth), "--reduce=watch-order", "");
       compare(measure(scenario, o, Reduction::kSymmetry, *depth), "--reduce=symmetry", "");
+      compare(measure(scenario, o, Reduction::kWatchOrderSymmetry, *depth),
+              "--reduce=watch-order,symmetry", "");
     }
     if (mechanism_value(scenario.mechanisms, "api-calls") == "dispatched") {
       Scenario direct = scenario;

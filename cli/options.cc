@@ -215,20 +215,18 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
   app.add_option_function<std::string>(
          "--reduce",
          [&o](const std::string& v) {
-           if (v == "none") {
-             o.reduce = Reduction::kNone;
-           } else if (v == "symmetry") {
-             o.reduce = Reduction::kSymmetry;
-           } else if (v == "watch-order") {
-             o.reduce = Reduction::kWatchOrder;
-           } else {
-             throw CLI::ValidationError(
-                 fmt::format("--reduce expects none, symmetry or watch-order, got '{}'", v));
+           const std::optional<Reduction> r = parse_reduction(v);
+           if (!r) {
+             throw CLI::ValidationError(fmt::format(
+                 "--reduce expects none, symmetry, watch-order or watch-order,symmetry, got '{}'",
+                 v));
            }
+           o.reduce = *r;
          },
          "State-space reduction: none (the default), symmetry (interchangeable pods are "
-         "stored once per renaming) or watch-order (concurrent writes stored once per order "
-         "of the watch stream, counterexamples written as FIFO schedules), SPEC §12; "
+         "stored once per renaming), watch-order (concurrent writes stored once per order "
+         "of the watch stream, counterexamples written as FIFO schedules) or both, "
+         "watch-order,symmetry; SPEC §12; "
          "verdicts are the same, and every result is the same for every thread and rank count")
       ->type_name("R");
   app.add_option_function<std::string>(

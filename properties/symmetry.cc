@@ -53,8 +53,27 @@ std::string_view reduction_name(Reduction r) {
       return "symmetry";
     case Reduction::kWatchOrder:
       return "watch-order";
+    case Reduction::kWatchOrderSymmetry:
+      return "watch-order,symmetry";
   }
   return "none";
+}
+
+std::optional<Reduction> parse_reduction(std::string_view text) {
+  if (text == "none")
+    return Reduction::kNone;
+  unsigned bits = 0;
+  while (true) {
+    const std::size_t comma = text.find(',');
+    const std::string_view part = text.substr(0, comma);
+    const unsigned bit = part == "symmetry" ? 1U : part == "watch-order" ? 2U : 0U;
+    if (bit == 0 || (bits & bit) != 0)
+      return std::nullopt;
+    bits |= bit;
+    if (comma == std::string_view::npos)
+      return static_cast<Reduction>(bits);
+    text.remove_prefix(comma + 1);
+  }
 }
 
 Symmetry::Symmetry(const Cluster& cluster, Options options)
@@ -222,6 +241,7 @@ World PodRenaming::rename(const World& w, const std::array<PodId, kMaxPods>& to)
     r.last_victim_[q] = rename_pod(w.last_victim_[p], to);
     r.stamp_[q] = w.stamp_[p];
     r.inflight_by_[q] = rename_set(w.inflight_by_[p], to);
+    r.pod_clock_[q] = w.pod_clock_[p];
   }
   for (WatchEvent& e : r.events_)
     e.pod = rename_pod(e.pod, to);
@@ -245,6 +265,12 @@ World PodRenaming::rename(const World& w, const std::array<PodId, kMaxPods>& to)
   r.in_flight_decision_.victims = rename_set(w.in_flight_decision_.victims, to);
   r.in_flight_decision_.to_evict = rename_set(w.in_flight_decision_.to_evict, to);
   r.in_flight_ = rename_pod(w.in_flight_, to);
+  // Under the causal watch order the pending events are kept in the serialization that puts
+  // the lowest pod first among the events free to go next: renamed pods put them in another.
+  // The happens-before masks, the clocks and the step links follow the events to their new
+  // positions.
+  if (w.cluster().is_causal())
+    r.canonicalize_events();
   return r;
 }
 
@@ -271,13 +297,30 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
   std::array<std::uint64_t, kMaxPods> in_jobs{};
   for (std::size_t i = 0; i < w.active_.size(); ++i)
     active_at[w.active_[i]] = i + 1;
+  // Under the causal watch order an event's position in the canonical serialization depends
+  // on the names of the pods whose events are concurrent with it: what is read instead is
+  // what happens before it, by the classes of those events' pods.
+  const bool causal = w.cluster().is_causal();
+  const auto classes_of_events = [&](std::uint32_t mask) {
+    PodSet pods = 0;
+    std::uint64_t count = 0;
+    for (std::size_t k = 0; k < w.events_.size(); ++k) {
+      if ((mask >> k & 1U) != 0 && w.events_[k].pod != kNoPod) {
+        pods |= pod_bit(w.events_[k].pod);
+        ++count;
+      }
+    }
+    return class_multiset(pods, class_of) * 0x100000001b3ULL + count;
+  };
   for (std::size_t i = 0; i < w.events_.size(); ++i) {
     const WatchEvent& e = w.events_[i];
     if (e.pod == kNoPod)
       continue;
     Digest d;
     d.word(in_events[e.pod]);
-    d.word(i | static_cast<std::uint64_t>(e.type) << 8 | pack(e.obj) << 16);
+    d.word((causal ? 0 : i) | static_cast<std::uint64_t>(e.type) << 8 | pack(e.obj) << 16);
+    if (causal)
+      d.word(classes_of_events(w.event_after_[i]));
     in_events[e.pod] = d.value();
   }
   for (std::size_t j = 0; j < w.jobs_.size(); ++j) {
@@ -325,6 +368,8 @@ void PodRenaming::signatures(const World& w, const spec::Ledger& l,
     d.word(class_multiset(l.chosen_by_[p], class_of));
     d.word(named[p]);
     d.word(in_events[p]);
+    if (causal)
+      d.word(classes_of_events(w.pod_clock_[p]));
     d.word(in_jobs[p]);
     out[p] = d.value();
   }

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,12 +19,26 @@ namespace spec {
 class Ledger;
 }
 
-/// The reductions a check may apply (`--reduce`): kWatchOrder is the causal watch order
-/// (Cluster::watch_order(), impl/watch_order.cc), an exact quotient of the model.
-enum class Reduction : std::uint8_t { kNone, kSymmetry, kWatchOrder };
+/// The reductions a check may apply (`--reduce`), as bits: kWatchOrder is the causal watch
+/// order (Cluster::watch_order(), impl/watch_order.cc), an exact quotient of the model;
+/// kSymmetry stores one state per renaming of interchangeable pods; kWatchOrderSymmetry is
+/// both, symmetry over the quotient.
+enum class Reduction : std::uint8_t {
+  kNone = 0,
+  kSymmetry = 1,
+  kWatchOrder = 2,
+  kWatchOrderSymmetry = 3,
+};
 
-/// "none", "symmetry" or "watch-order".
+/// Whether `r` includes symmetry; whether it includes the causal watch order.
+constexpr bool has_symmetry(Reduction r) { return (static_cast<unsigned>(r) & 1U) != 0; }
+constexpr bool has_watch_order(Reduction r) { return (static_cast<unsigned>(r) & 2U) != 0; }
+
+/// "none", "symmetry", "watch-order" or "watch-order,symmetry".
 std::string_view reduction_name(Reduction r);
+/// The reduction a `--reduce` value names: "none", or "symmetry" and "watch-order" alone or
+/// both, separated by a comma in either order; nullopt for anything else.
+std::optional<Reduction> parse_reduction(std::string_view text);
 
 /// The symmetry classes of a cluster and the canonical relabelling of its states.
 class Symmetry {

@@ -57,9 +57,9 @@ WorldModel::WorldModel(std::shared_ptr<const Cluster> cluster,
 void WorldModel::reduce(Reduction r, Symmetry::Options options) {
   reduction_ = r;
   symmetry_.reset();
-  if (r == Reduction::kSymmetry)
+  set_watch_order(has_watch_order(r) ? WatchOrder::kCausal : WatchOrder::kFifo);
+  if (has_symmetry(r))
     symmetry_ = std::make_shared<const Symmetry>(*cluster_, options);
-  set_watch_order(r == Reduction::kWatchOrder ? WatchOrder::kCausal : WatchOrder::kFifo);
 }
 
 void WorldModel::set_watch_order(WatchOrder order) {

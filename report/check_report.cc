@@ -99,6 +99,13 @@ void print_human(const Scenario& scenario, const std::string& source, const Resu
                   "writes; counterexamples are FIFO schedules\n",
                   reduction);
   }
+  if (reduction == "watch-order,symmetry") {
+    report::print(out,
+                  "reduction  {}: the states are counted once per serialization of concurrent "
+                  "writes and renaming of interchangeable pods; counterexamples are FIFO "
+                  "schedules\n",
+                  reduction);
+  }
   report::print(out, "           {}\n", collision_line(r.stats));
   report::print(
       out,
