@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checker/model.h"
-#include "checker/store/sequential_id_map.h"
+#include "checker/store/fingerprint_table.h"
 
 namespace preemptcheck::checker {
 namespace {

@@ -1,6 +1,6 @@
 // LevelCommit: the end of a level — the new states ordered by step key (each worker's list
 // sorted on a thread of its own, then read in merged order, each thread writing the ids and
-// trace records of an equal part of it: checker/level_order.h), the step at which the
+// trace records of an equal part of it: checker/key_order.h), the step at which the
 // sequential search would have stopped (first violation, each property's own first violation,
 // or the first state past max_states; checker/level_findings.h), the states, violations,
 // witnesses and transitions below that step recorded, and a counterexample rebuilt from the
@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "checker/explore_result.h"
-#include "checker/level_order.h"
+#include "checker/key_order.h"
 #include "checker/level_workers.h"
 #include "checker/store/chunked_array.h"
-#include "checker/store/level_frontier.h"
+#include "checker/store/frontier_store.h"
 
 namespace preemptcheck::checker::detail {
 
@@ -107,7 +107,7 @@ class LevelCommit : protected LevelWorkers<M> {
 template <Model M>
 bool LevelCommit<M>::commit() {
   // Each worker's new states, keyed and sorted on a thread of their own, then read in
-  // merged order (never copied into one list, checker/level_order.h). Keys are unique (one step
+  // merged order (never copied into one list, checker/key_order.h). Keys are unique (one step
   // reaches one state), so the order is the same for every thread count.
   const auto by_key = [](const Entry& x, const Entry& y) { return x.key() < y.key(); };
   std::vector<std::vector<Entry>>& sorted = sorted_;

@@ -4,7 +4,7 @@
 // count.
 //
 // How one level runs: the level's states are split into units of work
-// (checker/store/level_frontier.h) that worker threads take in turn, reading each store front
+// (checker/store/frontier_store.h) that worker threads take in turn, reading each store front
 // to back. Every successor is looked up in the visited set (read-only during the level); a
 // fingerprint not there is claimed in the LevelTable with the key (parent id << 16 | action
 // index), keeping the smallest key. The sequential search numbers states in exactly that key

@@ -26,9 +26,9 @@
 #include "checker/explorer.h"
 #include "checker/model.h"
 #include "checker/peak_memory.h"
-#include "checker/store/level_frontier.h"
-#include "checker/store/level_trace.h"
+#include "checker/store/frontier_store.h"
 #include "checker/store/temp_file.h"
+#include "checker/store/trace_store.h"
 
 namespace preemptcheck::checker {
 namespace {

@@ -18,7 +18,7 @@ namespace preemptcheck::checker {
 namespace {
 
 // The root steps to 600 states; from them, state 1 and state 301 (the first and the second
-// unit of work of that level, checker/store/level_frontier.h) both step to the state 1000,
+// unit of work of that level, checker/store/frontier_store.h) both step to the state 1000,
 // labelled by where they came from, under one fingerprint; every other state steps to a state
 // of its own. The labelled state steps to 1001 with its label, which the fingerprint covers:
 // 1001 labelled by state 301 is a violation, reached only when the search keeps the state of

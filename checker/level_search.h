@@ -28,12 +28,12 @@
 #include "checker/model.h"
 #include "checker/store/chunk_pool.h"
 #include "checker/store/chunked_array.h"
+#include "checker/store/fingerprint_set.h"
+#include "checker/store/frontier_store.h"
 #include "checker/store/hash_slots.h"
-#include "checker/store/level_claims.h"
-#include "checker/store/level_frontier.h"
-#include "checker/store/level_trace.h"
-#include "checker/store/level_visited_set.h"
+#include "checker/store/level_table.h"
 #include "checker/store/temp_file.h"
+#include "checker/store/trace_store.h"
 #include "checker/successor_batch.h"
 #include "checker/threads.h"
 #include "checker/visited_growth.h"
@@ -70,7 +70,7 @@ class LevelSearch {
     std::uint32_t action = 0;
   };
   // The chunk pool's bytes in use past which the frontier's filled chunks go to its
-  // temporary files (checker/store/level_frontier.h).
+  // temporary files (checker/store/frontier_store.h).
   static constexpr std::size_t kFrontierMemory = std::size_t{16} << 20;
 
   // What one worker found in a level.

@@ -17,7 +17,7 @@
 #include "checker/explore_result.h"
 #include "checker/level_search.h"
 #include "checker/store/hash_slots.h"
-#include "checker/store/level_claims.h"
+#include "checker/store/level_table.h"
 
 namespace preemptcheck::checker::detail {
 

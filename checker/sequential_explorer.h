@@ -15,7 +15,7 @@
 #include "checker/explore_result.h"
 #include "checker/explore_types.h"
 #include "checker/model.h"
-#include "checker/store/sequential_id_map.h"
+#include "checker/store/fingerprint_table.h"
 
 namespace preemptcheck::checker::detail {
 

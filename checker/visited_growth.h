@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "checker/store/level_trace.h"
-#include "checker/store/level_visited_set.h"
+#include "checker/store/fingerprint_set.h"
+#include "checker/store/trace_store.h"
 #include "checker/threads.h"
 
 namespace preemptcheck::checker::detail {

@@ -54,7 +54,7 @@
 #include "checker/explore_types.h"
 #include "checker/model.h"
 #include "checker/mpi/rank_commit.h"
-#include "checker/store/level_frontier.h"
+#include "checker/store/frontier_store.h"
 #include "checker/store/temp_file.h"
 #include "checker/threads.h"
 

@@ -26,7 +26,7 @@
 #include "checker/mpi/rank_search.h"
 #include "checker/mpi/state_codec.h"
 #include "checker/store/hash_slots.h"
-#include "checker/store/level_claims.h"
+#include "checker/store/level_table.h"
 #include "checker/store/temp_file.h"
 
 namespace preemptcheck::checker::detail {

@@ -82,7 +82,7 @@ class StateCodec {
 
 /// States as their encodings, seen as a model of their own whose states are byte strings that
 /// it packs as themselves: a rank keeps its frontier's encodings in a FrontierStore of this
-/// (checker/store/level_frontier.h), which holds them in the chunks of the search's pool and
+/// (checker/store/frontier_store.h), which holds them in the chunks of the search's pool and
 /// writes them to its temporary file past the memory it may keep, as the level search's
 /// frontier does. Only pack and unpack are ever called.
 struct EncodedStates {

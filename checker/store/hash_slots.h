@@ -1,6 +1,6 @@
 // The arithmetic the open-addressing tables of the stores share — the level search's and the
-// ranks' visited set (checker/store/level_visited_set.h) and a level's claims
-// (checker/store/level_claims.h): where a fingerprint's probe begins, how a table grows, the
+// ranks' visited set (checker/store/fingerprint_set.h) and a level's claims
+// (checker/store/level_table.h): where a fingerprint's probe begins, how a table grows, the
 // state id that means "none", and how a table's bulk work is split over the search's threads.
 #pragma once
 

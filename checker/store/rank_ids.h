@@ -1,6 +1,6 @@
 // RankIds: the global ids of the states one rank of the distributed search owns
 // (checker/mpi/rank_search.h), by the rank's own index — the order of its trace
-// (checker/store/level_trace.h), which holds each state's fingerprint, parent and action. The ids
+// (checker/store/trace_store.h), which holds each state's fingerprint, parent and action. The ids
 // ascend (a rank stores a level's new states in key order, and the levels in order), so the
 // index of an id is found by a binary search; a counterexample's path asks once per step, and
 // the naming of violating states once per state, so all but the newest ids are kept in a

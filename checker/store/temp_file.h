@@ -1,6 +1,6 @@
 // TempFile: an unlinked temporary file in $TMPDIR (or /tmp) that the search keeps what it rarely
-// reads in — each state's parent link (checker/store/level_trace.h) and the frontier's states past
-// the memory it may keep (checker/store/level_frontier.h) — as TLC keeps its trace and its queue on
+// reads in — each state's parent link (checker/store/trace_store.h) and the frontier's states past
+// the memory it may keep (checker/store/frontier_store.h) — as TLC keeps its trace and its queue on
 // disk. The file has no name once created, so it is gone when the process ends, by any path. The
 // operating system's page cache holds it while memory is free; the process's own memory does not —
 // unless the directory is a tmpfs (a common /tmp), where the file is memory that no disk backs:

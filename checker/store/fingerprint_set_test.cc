@@ -1,6 +1,6 @@
 // FingerprintSet tests: membership across growth, the fingerprint 0, and a refill that does
 // not give back what was stored.
-#include "checker/store/level_visited_set.h"
+#include "checker/store/fingerprint_set.h"
 
 #include <cstdint>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 // LevelTable tests: the smallest key wins whichever thread claims first, growth and reuse keep
 // (or drop) exactly what they should, and the bulk work split into parts covers every slot.
-#include "checker/store/level_claims.h"
+#include "checker/store/level_table.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -8,7 +8,7 @@
 // the slot and once more for every occupied slot it probes, each a random line; here the probe
 // sequence is one line, or two, and an absent fingerprint (most lookups) costs one miss. The ids
 // and the fingerprints by id that a counterexample needs are in the trace
-// (checker/store/level_trace.h), which keeps them on disk; the table is rebuilt from there when it
+// (checker/store/trace_store.h), which keeps them on disk; the table is rebuilt from there when it
 // grows, so it never holds an old and a new array at once. 8 bytes per slot, at most 3/4 full: 10.7
 // to 16 bytes per state.
 //

@@ -1,6 +1,6 @@
 // TraceStore: each state's fingerprint, parent id and action index, by id, for rebuilding a
 // counterexample, for naming the states a search's violations entered, and for rebuilding
-// the visited set (checker/store/level_visited_set.h) when it grows. The search appends them level
+// the visited set (checker/store/fingerprint_set.h) when it grows. The search appends them level
 // by level and reads them back only for those, so all but the newest are kept in a
 // temporary file (checker/store/temp_file.h), as TLC keeps its trace, instead of in memory. A rank
 // of the distributed search keeps the records of the states it owns here, by its own index

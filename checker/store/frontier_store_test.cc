@@ -19,9 +19,9 @@
 
 #include "checker/model.h"
 #include "checker/store/chunk_pool.h"
-#include "checker/store/level_frontier.h"
-#include "checker/store/level_trace.h"
+#include "checker/store/frontier_store.h"
 #include "checker/store/temp_file.h"
+#include "checker/store/trace_store.h"
 
 namespace preemptcheck::checker {
 namespace {

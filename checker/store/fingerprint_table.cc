@@ -1,5 +1,5 @@
 // FingerprintTable: construction and growth.
-#include "checker/store/sequential_id_map.h"
+#include "checker/store/fingerprint_table.h"
 
 #include <bit>
 
