@@ -23,6 +23,7 @@
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
+#include "properties/expectations.h"
 #include "properties/recorded.h"
 #include "properties/schedule.h"
 #include "properties/world_explore.h"
@@ -265,11 +266,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const int rc = r.outcome == checker::Outcome::kHolds      ? kExitHolds
                  : r.outcome == checker::Outcome::kViolated ? kExitViolated
                                                             : kExitLimit;
-  std::vector<report::Expectation> expectations;
+  std::vector<Expectation> expectations;
   int code = rc;
   if (gated) {
-    expectations = report::judge_expectations(r, options.checked, options.expect_violated);
-    code = report::expectations_exit_code(expectations);
+    expectations = judge_expectations(r, options.checked, options.expect_violated);
+    code = expectations_exit_code(expectations);
   }
   if (!checker::mpi::is_lead_rank())
     return code;

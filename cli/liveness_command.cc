@@ -9,6 +9,7 @@
 #include "cli/liveness_deadline.h"
 #include "files/output_file.h"
 #include "impl/mechanisms.h"
+#include "properties/expectations.h"
 #include "properties/liveness_check.h"
 #include "report/expectations.h"
 #include "report/liveness_report.h"
@@ -55,11 +56,11 @@ int run_liveness_check(const CheckOptions& o, const Scenario& scenario, const st
   int code = shown.outcome == checker::Outcome::kHolds      ? kExitHolds
              : shown.outcome == checker::Outcome::kViolated ? kExitViolated
                                                             : kExitLimit;
-  std::vector<report::Expectation> expectations;
+  std::vector<Expectation> expectations;
   const bool gated = !o.expect_violated.empty() || !o.junit_path.empty();
   if (gated) {
     expectations.push_back(report::liveness_expectation(shown, !o.expect_violated.empty()));
-    code = report::expectations_exit_code(expectations);
+    code = expectations_exit_code(expectations);
     shown.expectations = &expectations;
     if (!o.junit_path.empty()) {
       // Like the lasso's file, a JUnit report that fails after the search keeps the printed
