@@ -491,8 +491,9 @@ TEST(SymmetryOverWatchOrder, StoresFewerStatesThanEitherReductionAloneOnAlikeVic
     EXPECT_EQ(got[1], pin.symmetry) << cell;
     EXPECT_EQ(got[2], pin.watch_order) << cell;
     EXPECT_EQ(got[3], pin.both) << cell;
-    if (pin.scenario == "scenarios/four-victims.yaml")
+    if (pin.scenario == "scenarios/four-victims.yaml") {
       EXPECT_LT(got[3], std::min(got[1], got[2])) << cell;
+    }
   }
 }
 
