@@ -1,10 +1,12 @@
 // Fingerprint: a stable 64-bit digest of a World, the explorer's identity for a state. It
 // covers every field kube-scheduler holds, packed into words explicitly, so it does not
 // depend on memory layout, padding or the build; equal Worlds have equal fingerprints.
-// Beside it, the map of the World's bytes that may change, for the packed encoding.
+// Beside it, the map of the World's bytes that may change, for the packed encoding, derived
+// from the list of the World's fields.
 #include "impl/fingerprint.h"
 
 #include "impl/world.h"
+#include "impl/world_fields.h"
 
 #include <cstddef>
 #include <type_traits>
@@ -21,6 +23,9 @@ std::uint64_t pack(const PodObj& o) {
 
 }  // namespace
 
+// The words are hand-ordered, so that every state keeps its digest as fields were added; the
+// list of fields (impl/world_fields.h) is not walked here, but impl/world_fields_test.cc flips
+// every byte of every listed field and fails unless the digest moves.
 std::uint64_t World::fingerprint() const {
   Digest d;
   const size_t n = api_.size();
@@ -127,55 +132,48 @@ std::uint64_t blocks(std::size_t offset, std::size_t length) {
   return upto & ~((std::uint64_t{1} << first) - 1);
 }
 
+// The blocks of a field that may differ between two Worlds of a cluster whose queues are no
+// longer than this one's: its storage says which of its bytes are in use (impl/world_fields.h).
+template <FieldKind K, class T>
+std::uint64_t field_blocks(std::size_t offset, [[maybe_unused]] const T& field,
+                           [[maybe_unused]] std::size_t events) {
+  using Storage = FieldStorageOf<T>;
+  if constexpr (K == FieldKind::kCluster || K == FieldKind::kUnused) {
+    return 0;
+  } else if constexpr (Storage::value == FieldStorage::kPerPod) {
+    // The used prefix; the size is the pod count in every World of the cluster.
+    return blocks(offset, field.size() * Storage::element);
+  } else if constexpr (Storage::value == FieldStorage::kQueue) {
+    // The used prefix, and the size field.
+    return blocks(offset, field.size() * Storage::element) |
+           blocks(offset + sizeof(T) - sizeof(std::uint32_t), sizeof(std::uint32_t));
+  } else if constexpr (Storage::value == FieldStorage::kPerEvent) {
+    return blocks(offset, events * Storage::element);
+  } else {
+    return blocks(offset, sizeof(T));
+  }
+}
+
 }  // namespace
 
 std::uint64_t World::changeable_blocks() const {
-  // The used prefix of a per-pod array or queue, and its size field.
-  const auto used = [](std::size_t offset, const auto& array) {
-    using T = std::remove_cvref_t<decltype(*array.begin())>;
-    return blocks(offset, array.size() * sizeof(T));
+  // Only a scenario with restarts ever sets a late binding; only api-calls=dispatched ever
+  // queues a status patch; only the causal watch order keeps the pending events' order and
+  // clocks (FieldWhen).
+  const bool restarts = cluster_->scenario().faults.restarts > 0;
+  const bool dispatched = mechanisms().dispatched_calls;
+  const bool causal = cluster_->is_causal();
+  const auto when = [&](FieldWhen w) {
+    return w == FieldWhen::kAlways || (w == FieldWhen::kRestarts && restarts) ||
+           (w == FieldWhen::kDispatched && dispatched) || (w == FieldWhen::kCausal && causal);
   };
-  const auto whole = [](std::size_t offset, std::size_t length) { return blocks(offset, length); };
-  // Every member but cluster_, in declaration order (world.h). A member added there and
-  // not here fails the packed encoding's test (properties/world_model_test.cc) as soon as
-  // one of its random walks changes that member.
+  const std::size_t events = events_.size();
   std::uint64_t b = 0;
-  b |= used(offsetof(World, api_), api_);
-  b |= used(offsetof(World, binding_), binding_);
-  // Only a scenario with restarts ever sets a late binding.
-  if (cluster_->scenario().faults.restarts > 0)
-    b |= used(offsetof(World, late_binding_), late_binding_);
-  b |= used(offsetof(World, events_), events_) |
-       whole(offsetof(World, events_) + sizeof(EventQueue) - sizeof(std::uint32_t),
-             sizeof(std::uint32_t));
-  b |= whole(offsetof(World, uncreated_), sizeof(uncreated_));
-  b |= used(offsetof(World, lister_), lister_);
-  b |= used(offsetof(World, assumed_), assumed_);
-  b |= used(offsetof(World, nominated_), nominated_);
-  // Only api-calls=dispatched ever queues a status patch.
-  if (mechanisms().dispatched_calls)
-    b |= used(offsetof(World, patch_node_), patch_node_);
-  b |= used(offsetof(World, active_), active_) |
-       whole(offsetof(World, active_) + sizeof(ActiveQueue) - sizeof(std::uint32_t),
-             sizeof(std::uint32_t));
-  b |= whole(offsetof(World, pool_), offsetof(World, last_victim_) - offsetof(World, pool_));
-  b |= used(offsetof(World, last_victim_), last_victim_);
-  b |= used(offsetof(World, stamp_), stamp_);
-  b |= used(offsetof(World, inflight_by_), inflight_by_);
-  b |= whole(offsetof(World, waiting_),
-             offsetof(World, event_after_) - offsetof(World, waiting_));  // to pdb_counted_
-  // Only the causal watch order keeps the pending events' order and clocks.
-  if (cluster_->is_causal()) {
-    b |= blocks(offsetof(World, event_after_), events_.size() * sizeof(std::uint32_t)) |
-         used(offsetof(World, pod_clock_), pod_clock_) |
-         whole(offsetof(World, scheduler_clock_), sizeof(scheduler_clock_)) |
-         blocks(offsetof(World, next_in_step_), events_.size());
-  }
-  b |= used(offsetof(World, jobs_), jobs_) |
-       whole(offsetof(World, jobs_) + sizeof(JobList) - sizeof(std::uint32_t),
-             sizeof(std::uint32_t));
-  b |= whole(offsetof(World, in_flight_decision_),
-             sizeof(World) - offsetof(World, in_flight_decision_));
+#define PREEMPTCHECK_BLOCKS(member, kind, w) \
+  if (when(FieldWhen::w))                    \
+    b |= field_blocks<FieldKind::kind>(offsetof(World, member), member, events);
+  PREEMPTCHECK_WORLD_FIELDS(PREEMPTCHECK_BLOCKS)
+#undef PREEMPTCHECK_BLOCKS
   return b;
 }
 

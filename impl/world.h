@@ -17,108 +17,9 @@
 #include "impl/bounded_vec.h"
 #include "impl/cluster.h"
 #include "impl/pod_array.h"
+#include "impl/world_types.h"
 
 namespace preemptcheck {
-
-/// A pod object as the API server stores it, and as the informer last delivered it.
-struct PodObj {
-  bool exists = false;             ///< created and not yet deleted
-  NodeId node = kNoNode;           ///< spec.nodeName
-  NodeId nominated = kNoNode;      ///< status.nominatedNodeName
-  bool terminating = false;        ///< metadata.deletionTimestamp is set
-  bool disruption_target = false;  ///< DisruptionTarget=True, reason PreemptionByScheduler
-  std::uint8_t start = 0xff;       ///< start order once running; earlier is more important
-
-  friend bool operator==(const PodObj&, const PodObj&) = default;
-};
-
-enum class EventType : std::uint8_t { kAdded, kModified, kDeleted };
-
-/// A watch event: the object as it was written.
-struct WatchEvent {
-  EventType type = EventType::kModified;
-  PodId pod = kNoPod;
-  PodObj obj;
-
-  friend bool operator==(const WatchEvent&, const WatchEvent&) = default;
-};
-
-/// Where an executor job is: kube-scheduler's prepareCandidateAsync goroutine.
-enum class JobPhase : std::uint8_t {
-  kClear,     ///< clear lower-priority nominations (clear-lower=async)
-  kEvicting,  ///< evict every victim but the last, in any order
-  kLast,      ///< evict the last victim, alone
-  kFinish,    ///< leave the in-flight set; activate the preemptor on error
-};
-
-/// One preemption's asynchronous work.
-struct Job {
-  PodId preemptor = kNoPod;
-  NodeId node = kNoNode;
-  JobPhase phase = JobPhase::kClear;
-  bool failed = false;
-  PodSet pending = 0;                    ///< victims but the last still to evict
-  PodId last = kNoPod;                   ///< the last victim, evicted alone
-  bool last_in_memory = false;           ///< the last victim was preempted in memory
-  std::array<std::uint8_t, 2> unused{};  ///< always zero: a Job has no padding (see World)
-
-  friend bool operator==(const Job&, const Job&) = default;
-};
-
-/// What one scheduling cycle decides for a pod.
-struct CycleDecision {
-  enum class Kind : std::uint8_t {
-    kBind,         ///< fits: assume on `node` and start binding
-    kPreempt,      ///< preempt `victims` on `node` and nominate the pod there
-    kNoCandidate,  ///< nothing fits and no node can be freed: the nomination is cleared
-    kIneligible,   ///< PodEligibleToPreemptOthers said no: nothing changes
-  };
-  Kind kind = Kind::kNoCandidate;
-  NodeId node = kNoNode;
-  /// The PDB violations kube-scheduler's rules counted for the chosen candidate
-  /// (filterPodsWithPDBViolation, as the scheduler reads the PDBs' budgets).
-  std::uint8_t pdb_violations = 0;
-  std::uint8_t unused = 0;  ///< always zero: no padding (see World)
-  PodSet victims = 0;       ///< every victim of the chosen candidate
-  PodSet to_evict = 0;      ///< victims without a deletionTimestamp in the informer
-
-  friend bool operator==(const CycleDecision&, const CycleDecision&) = default;
-};
-
-/// What a step did, for property monitors and for the one-line comments of a trace. It is
-/// the only channel from the scheduler to what the monitors remember (spec/ledger.h).
-struct StepReport {
-  Action action;
-  /// Set when a cycle ran: the pod, and its decision.
-  bool cycle = false;
-  PodId pod = kNoPod;
-  CycleDecision decision;
-  bool gated = false;         ///< the preemptor went back to the queue gated
-  PodSet cleared = 0;         ///< lower-priority nominations cleared by this step
-  PodSet moved = 0;           ///< pods moved to activeQ (or backoffQ) by this step
-  PodSet backed_off = 0;      ///< those of `moved` that went to backoffQ
-  PodSet consumed = 0;        ///< gated pods that saw this step's event and stayed gated
-  bool no_op = false;         ///< an API call that changed nothing (NotFound, already set)
-  bool binding_lost = false;  ///< a bind whose pod had been deleted meanwhile
-  PodSet deleted = 0;         ///< pods this step deleted from the API server
-  PodSet abandoned = 0;       ///< victims a failed eviction or a restart gave up (not evicted)
-  PodSet in_memory = 0;       ///< victims preempted in memory: their binding cycle failed
-  WatchEvent event;           ///< the event an `observe` delivered
-  /// cycle=split: the in-flight pod for which this step recorded an event that may make it
-  /// schedulable (kNoPod when none was recorded).
-  PodId recorded_for = kNoPod;
-  /// cycle=split, at `cycle-end`: an event recorded while the pod was in flight requeued it.
-  bool requeued_in_flight = false;
-  /// `observe`: the step read whether another event of the delivered pod was still pending
-  /// (stale-nomination=ignore), so it depends on that pod's later writes.
-  bool read_later_event = false;
-  /// The step's footprint, which orders the watch events it writes under the causal watch
-  /// order (impl/watch_order.cc; filled by World::record_footprint): whether it read or wrote the
-  /// scheduler's side of the World (every step but a kubelet's), and the pods whose API object or
-  /// monitor memory it read or wrote. Two steps with disjoint footprints commute.
-  bool touched_scheduler = false;
-  PodSet touched_pods = 0;
-};
 
 /// The version of World::fingerprint()'s digest: raised whenever the same state would digest
 /// differently, so that a counterexample file's fingerprints are read against the right one.
@@ -139,8 +40,8 @@ using EventQueue = BoundedVec<WatchEvent, kMaxEvents>;
 inline constexpr std::size_t kMaxCausalEvents = 32;
 using ActiveQueue = BoundedVec<PodId, kMaxActive>;
 using JobList = BoundedVec<Job, kMaxJobs>;
-
-class PodRenaming;
+/// A renaming of pods (symmetry reduction, properties/symmetry.h): pod p becomes to[p].
+using PodRenaming = std::array<PodId, kMaxPods>;
 
 /// The cluster and the scheduler.
 class World {
@@ -173,9 +74,23 @@ class World {
   /// differ between two Worlds of this cluster whose queues are no longer than this one's.
   /// Outside the marked blocks lie the cluster pointer, the per-pod slots past the pod
   /// count and the queue slots past their sizes, which hold the same bytes in every World
-  /// of a cluster; a packed encoding need not look there (properties/world_model.h).
+  /// of a cluster; a packed encoding need not look there (properties/world_model.h). Derived
+  /// from the list of fields (impl/world_fields.h).
   std::uint64_t changeable_blocks() const;
   static constexpr std::size_t kImageBlock = 64;
+
+  /// This World with pod p renamed to[p] in every field that holds or names pods, as the
+  /// list of fields says (impl/world_fields.h); `to` is a permutation of the cluster's pods.
+  World renamed(const PodRenaming& to) const;
+  /// Start order as the model reads it: only compared (earlier is more important), and only
+  /// for pods that still exist somewhere (the API server, the informer's view or a pending
+  /// watch event). Forgets the start of pods that exist nowhere and numbers the others 0, 1,
+  /// 2… in their order, the next start after them (impl/renaming.cc).
+  void normalize_starts();
+  /// Forgets every start order, even where it decides: unsound, for symmetry's tests only.
+  void forget_starts();
+  /// The World's members as a list, with what each holds (impl/world_fields.h).
+  struct Fields;
 
   // --- Ground truth: the API server -----------------------------------------------------
   const PodObj& api(PodId p) const { return api_[p]; }
@@ -222,6 +137,8 @@ class World {
   /// informer shows it (pdb-status=lagged; empty otherwise): the pods it counted healthy.
   /// One bit a pod, so two PDBs selecting one pod share it (SPEC §2.6).
   PodSet pdb_counted() const { return pdb_counted_; }
+  /// The pods declared `arrives: later` not created yet.
+  PodSet uncreated() const { return uncreated_; }
   /// PDB b's published DisruptionsAllowed: what the disruption controller's updatePdbStatus
   /// computes from the pods it counted healthy, never below zero.
   int published_disruptions_allowed(std::size_t b) const;
@@ -298,9 +215,6 @@ class World {
   friend bool operator==(const World&, const World&) = default;
 
  private:
-  /// Symmetry reduction renames interchangeable pods in every field (properties/symmetry.h).
-  friend class PodRenaming;
-
   // api_server.cc
   void write(PodId p, const PodObj& obj, EventType type, StepReport& report);
   /// The failure handler's or the executor's status PATCH of p's nominatedNodeName to
@@ -434,6 +348,7 @@ class World {
 
   // Members in order of alignment, so that a World has no padding: its bytes are its value,
   // which lets the packed encoding (properties/world_model.h) compare and store raw bytes.
+  // Each is listed, with what it holds, in impl/world_fields.h.
   const Cluster* cluster_;
 
   // The API server.

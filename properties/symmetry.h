@@ -47,7 +47,7 @@ class Symmetry {
   /// others exist so that a test can show the soundness comparison catching an unsound one.
   struct Options {
     bool priority = true;        ///< pods of different priority are told apart
-    bool starts = true;          ///< start order is normalized (PodRenaming::normalize_starts)
+    bool starts = true;          ///< start order is normalized (World::normalize_starts)
     bool forget_starts = false;  ///< unsound: every start order forgotten, even where it decides
   };
 
@@ -68,7 +68,8 @@ class Symmetry {
   /// the two are merely stored twice).
   std::uint64_t fingerprint(const World& world, const spec::Ledger& ledger) const;
 
-  /// The renaming the canonical order applies to (world, ledger): pod p becomes to[p].
+  /// The renaming the canonical order applies to (world, ledger): pod p becomes to[p]
+  /// (World::renamed, spec::Ledger::renamed).
   std::array<PodId, kMaxPods> canonical_renaming(const World& world,
                                                  const spec::Ledger& ledger) const;
 
@@ -82,28 +83,6 @@ class Symmetry {
   std::vector<std::vector<PodId>> members_;
   /// The pods of the classes of two pods or more: the only ones the canonical order sorts.
   PodSet alike_ = 0;
-};
-
-/// Renames the pods of a World and of a Ledger: pod p becomes to[p], in every per-pod field
-/// and every field that names a pod. `to` must be a permutation of the cluster's pods.
-class PodRenaming {
- public:
-  static World rename(const World& w, const std::array<PodId, kMaxPods>& to);
-  /// Start order as the model reads it: only compared (earlier is more important), and only
-  /// for pods that still exist somewhere (the API server, the informer's view or a pending
-  /// watch event). Forgets the start of pods that exist nowhere and numbers the others 0, 1,
-  /// 2… in their order, the next start after them.
-  static void normalize_starts(World& w);
-  /// Symmetry::Options::forget_starts, for the soundness tests only.
-  static void forget_starts(World& w);
-  static spec::Ledger rename(const spec::Ledger& l, const std::array<PodId, kMaxPods>& to,
-                             int pod_count);
-  /// Each pod's signature: a digest of what the state says of it, naming other pods only by
-  /// their class (`class_of`), so that renaming pods within classes carries each signature
-  /// along with its pod. Only the pods in `wanted` get one.
-  static void signatures(const World& w, const spec::Ledger& l,
-                         const std::array<std::uint8_t, kMaxPods>& class_of, PodSet wanted,
-                         std::array<std::uint64_t, kMaxPods>& out);
 };
 
 }  // namespace preemptcheck

@@ -315,9 +315,9 @@ TEST(Symmetry, RenamingBackRestoresTheState) {
     back[(p + 1) % n] = static_cast<PodId>(p);
   }
   for (int step = 0; step < 12; ++step) {
-    const World w = PodRenaming::rename(PodRenaming::rename(s.world, to), back);
+    const World w = s.world.renamed(to).renamed(back);
     EXPECT_TRUE(w == s.world) << "step " << step;
-    const spec::Ledger l = PodRenaming::rename(PodRenaming::rename(s.ledger, to, n), back, n);
+    const spec::Ledger l = s.ledger.renamed(to).renamed(back);
     EXPECT_TRUE(l == s.ledger) << "step " << step;
     std::vector<Action> enabled;
     model.enabled_actions(s, enabled);
@@ -385,7 +385,7 @@ pods:
     for (int walk = 0; walk < 30; ++walk) {
       WorldState s = model.initial_state();
       for (int step = 0; step < 40; ++step) {
-        const WorldState r{PodRenaming::rename(s.world, to), PodRenaming::rename(s.ledger, to, n)};
+        const WorldState r{s.world.renamed(to), s.ledger.renamed(to)};
         std::vector<Action> enabled;
         model.enabled_actions(s, enabled);
         std::vector<Action> renamed_enabled;
@@ -401,10 +401,10 @@ pods:
           checker::Observation obs;
           const WorldState next = model.next_state(s, a, obs);
           const WorldState renamed_next = model.next_state(r, rename_action(a), obs);
-          EXPECT_TRUE(PodRenaming::rename(next.world, to) == renamed_next.world)
+          EXPECT_TRUE(next.world.renamed(to) == renamed_next.world)
               << profile << " walk " << walk << " step " << step << ": "
               << format_action(a, model.cluster());
-          EXPECT_TRUE(PodRenaming::rename(next.ledger, to, n) == renamed_next.ledger)
+          EXPECT_TRUE(next.ledger.renamed(to) == renamed_next.ledger)
               << profile << " walk " << walk << " step " << step << ": "
               << format_action(a, model.cluster());
           ++compared;

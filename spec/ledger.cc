@@ -4,6 +4,7 @@
 #include "spec/ledger.h"
 
 #include "impl/fingerprint.h"
+#include "impl/pod_renaming.h"
 
 namespace preemptcheck::spec {
 
@@ -130,6 +131,15 @@ std::uint64_t Ledger::fingerprint(std::uint64_t world_fingerprint) const {
     d.word(std::uint64_t{chosen_by_[p]} | std::uint64_t{standing_[p]} << 32);
   }
   return d.value();
+}
+
+Ledger Ledger::renamed(const PodRenaming& to) const {
+  Ledger r = *this;
+  const std::size_t n = chosen_by_.size();
+#define PREEMPTCHECK_RENAME(member, kind) rename_field<FieldKind::kind>(member, r.member, n, to);
+  PREEMPTCHECK_LEDGER_FIELDS(PREEMPTCHECK_RENAME)
+#undef PREEMPTCHECK_RENAME
+  return r;
 }
 
 }  // namespace preemptcheck::spec

@@ -5,11 +5,15 @@
 // and are fed only from each step's StepReport.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "impl/pod_array.h"
 #include "impl/show.h"
 #include "impl/world.h"
+#include "impl/world_fields.h"
 
 namespace preemptcheck::spec {
 
@@ -42,14 +46,43 @@ class Ledger {
   /// Extends a World's fingerprint with the ledger's words.
   std::uint64_t fingerprint(std::uint64_t world_fingerprint) const;
 
+  /// This ledger with pod p renamed to[p] in every field, as the list below says (symmetry
+  /// reduction, properties/symmetry.h); `to` is a permutation of the cluster's pods.
+  Ledger renamed(const PodRenaming& to) const;
+  /// The ledger's members as a list, with what each holds.
+  struct Fields;
+
   friend bool operator==(const Ledger&, const Ledger&) = default;
 
  private:
-  /// Symmetry reduction renames interchangeable pods (properties/symmetry.h).
-  friend class preemptcheck::PodRenaming;
-
+  // Each member is listed, with what it holds, in PREEMPTCHECK_LEDGER_FIELDS below.
   PodArray<PodSet> chosen_by_;
   PodArray<NodeId> standing_;
 };
+
+// Every data member of Ledger, in declaration order: X(member, kind), the kinds of
+// impl/world_fields.h.
+#define PREEMPTCHECK_LEDGER_FIELDS(X) \
+  X(chosen_by_, kPerPodPods)          \
+  X(standing_, kPerPod)
+
+/// The list as data, for the coverage check below.
+struct Ledger::Fields {
+#define PREEMPTCHECK_LEDGER_FIELD_INFO(member, kind)         \
+  FieldInfo{#member,                                         \
+            offsetof(Ledger, member),                        \
+            sizeof(Ledger::member),                          \
+            FieldKind::kind,                                 \
+            FieldWhen::kAlways,                              \
+            FieldStorageOf<decltype(Ledger::member)>::value, \
+            FieldStorageOf<decltype(Ledger::member)>::element},
+  static constexpr std::array kTable = {PREEMPTCHECK_LEDGER_FIELDS(PREEMPTCHECK_LEDGER_FIELD_INFO)};
+#undef PREEMPTCHECK_LEDGER_FIELD_INFO
+};
+
+static_assert(std::has_unique_object_representations_v<Ledger>, "a Ledger has no padding");
+static_assert(fields_cover(Ledger::Fields::kTable, sizeof(Ledger)),
+              "every data member of Ledger is listed in PREEMPTCHECK_LEDGER_FIELDS, in "
+              "declaration order");
 
 }  // namespace preemptcheck::spec

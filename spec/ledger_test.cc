@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -126,6 +128,37 @@ TEST(specLedger, TheFingerprintCoversTheLedger) {
   EXPECT_EQ(other.fingerprint(a.world.fingerprint()), a.ledger.fingerprint(a.world.fingerprint()));
   EXPECT_NE(b.ledger.fingerprint(a.world.fingerprint()),
             a.ledger.fingerprint(a.world.fingerprint()));
+}
+
+// Every byte of every field in the ledger's list (PREEMPTCHECK_LEDGER_FIELDS) that holds state,
+// the values of the cluster's pods, moves the fingerprint; and renaming pods there and back
+// restores the ledger.
+TEST(specLedger, EveryListedByteIsDigestedAndRenamedBack) {
+  Path a(one_victim("reference"));
+  a.run("schedule p");
+  const Ledger& l = a.ledger;
+  const std::uint64_t base = l.fingerprint(0);
+  const auto n = static_cast<std::size_t>(a.world.cluster().pod_count());
+  int flipped = 0;
+  for (const FieldInfo& f : Ledger::Fields::kTable) {
+    ASSERT_EQ(f.storage, FieldStorage::kPerPod) << f.name;
+    for (std::size_t at = 0; at < n * f.element; ++at) {
+      Ledger x = l;
+      unsigned char& b = reinterpret_cast<unsigned char*>(&x)[f.offset + at];
+      b = static_cast<unsigned char>(b ^ 1U);
+      EXPECT_NE(x.fingerprint(0), base) << f.name << " byte " << at << " is not digested";
+      ++flipped;
+    }
+  }
+  EXPECT_GT(flipped, 0);
+  PodRenaming to{};
+  PodRenaming back{};
+  for (std::size_t p = 0; p < n; ++p) {
+    to[p] = static_cast<PodId>((p + 1) % n);
+    back[(p + 1) % n] = static_cast<PodId>(p);
+  }
+  EXPECT_FALSE(l.renamed(to) == l);
+  EXPECT_TRUE(l.renamed(to).renamed(back) == l);
 }
 
 // binding-victims=in-memory: a victim whose binding is in flight is preempted without an API
