@@ -63,13 +63,13 @@ class WorldModel {
       return symmetry_->fingerprint(s.world, s.ledger);
     return s.ledger.fingerprint(s.world.fingerprint());
   }
-  /// Applies reduction `r` from now on (SPEC §12): with Reduction::kSymmetry, states whose
+  /// Applies reduction `r` from now on (SPEC §12): when it includes symmetry, states whose
   /// interchangeable pods are renamed share one fingerprint. `options` choose the classes
   /// (the default is the sound relation).
   void reduce(Reduction r, Symmetry::Options options = {});
   /// The informer's delivery order from now on, whatever the reduction: reduce() sets kCausal
-  /// for Reduction::kWatchOrder and kFifo otherwise; the soundness tests also set the unsound
-  /// kPerObject. The model's cluster becomes a copy with that order (cluster()).
+  /// when the reduction includes the watch order, kFifo otherwise; the soundness tests set the
+  /// unsound kPerObject. The model's cluster becomes a copy with that order (cluster()).
   void set_watch_order(WatchOrder order);
   Reduction reduction() const { return reduction_; }
   /// The schedule of the FIFO model that a path of this model stands for: the path itself,
@@ -110,7 +110,7 @@ class WorldModel {
   std::bitset<spec::kPropertyCount> checked_;
   std::vector<checker::PropertyInfo> properties_;
   Reduction reduction_ = Reduction::kNone;
-  std::shared_ptr<const Symmetry> symmetry_;  ///< set under Reduction::kSymmetry
+  std::shared_ptr<const Symmetry> symmetry_;  ///< set when the reduction includes symmetry
   std::shared_ptr<const WorldState> start_;   ///< set by start_from()
   struct Peaks {
     std::atomic<std::uint32_t> sync{0};
