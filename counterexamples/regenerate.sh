@@ -78,6 +78,7 @@ check scenarios/pdb-budget-race.yaml --profile kubernetes --pdb-status=lagged --
 # #140082: a victim waiting at Permit or in PreBind is preempted in memory; before PR #140054
 # nothing activates the preemptor whose gate used up its binding cycle's move (SPEC §8 F16).
 check scenarios/binding-in-flight.yaml --profile kubernetes-prebind --activate-in-memory=off --property no-lost-wakeup
+check scenarios/binding-in-flight.yaml --profile kubernetes-prebind --property no-double-victim
 # #130429: a second scheduler puts the re-created victim back; the preemptor loops forever.
 check_liveness scenarios/returning-victim.yaml --profile kubernetes-1.35
 

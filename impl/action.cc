@@ -16,7 +16,7 @@ struct KindInfo {
                   // pod and a node)
 };
 
-constexpr std::array<KindInfo, 22> kKinds = {{
+constexpr std::array<KindInfo, 23> kKinds = {{
     {ActionKind::kSchedule, "schedule", 1},
     {ActionKind::kBind, "bind", 1},
     {ActionKind::kBindFails, "bind-fails", 1},
@@ -39,6 +39,7 @@ constexpr std::array<KindInfo, 22> kKinds = {{
     {ActionKind::kStatusPatch, "status-patch", 1},
     {ActionKind::kRecreate, "recreate", 1},
     {ActionKind::kPdbSync, "pdb-sync", 1},
+    {ActionKind::kBindingPreempted, "binding-preempted", 1},
 }};
 
 const KindInfo& info(ActionKind kind) { return kKinds[static_cast<size_t>(kind)]; }

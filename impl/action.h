@@ -38,6 +38,8 @@ enum class ActionKind : std::uint8_t {
   kRecreate,          ///< a controller re-creates its deleted pod (`recreated: true`)
   kPdbSync,           ///< pdb-status=lagged: the disruption controller recounts a PDB and
                       ///< publishes its DisruptionsAllowed
+  kBindingPreempted,  ///< binding-victims=in-memory: a victim's binding cycle, preempted in
+                      ///< memory by an executor job, wakes and fails
 };
 
 /// An action with its arguments: `pod` is the scheduled, bound, terminated, created or

@@ -239,22 +239,35 @@ void World::fail_binding(PodId p, StepReport& report) {
   requeue_moved(p, report, true);
 }
 
-void World::preempt_in_memory(PodId v, StepReport& report) {
-  // binding-victims=in-memory: the executor rejected v at Permit or in PreBind; its binding
-  // cycle returns a non-rejected error status (S1n: WaitOnPermit L302-316, PreBind
-  // L327-329) and handleBindingCycleError runs Unreserve and ForgetPod (L369) and, the
+void World::preempt_in_memory(PodId v) {
+  // binding-victims=in-memory: the executor's PreemptPod rejects v waiting at Permit or in
+  // PreBind and goes on (executor.go@e642ef00 L114-123); v's binding goroutine wakes on its own
+  // (`binding-preempted v`), so the executor's later steps and v's failure are explored in
+  // both orders. Until then the cache still holds v assumed on its node, and its binding will
+  // not be sent. A second job that chooses v meanwhile preempts it in memory again.
+  preempted_in_memory_ |= pod_bit(v);
+}
+
+void World::fail_preempted_binding(PodId v, StepReport& report) {
+  // v's binding cycle returns a non-rejected error status (S1n: WaitOnPermit L302-316,
+  // PreBind L327-329) and handleBindingCycleError runs Unreserve and ForgetPod (L369) and, the
   // status not being rejected, moves the queue at once on AssignedPodDelete (L382-383) — a
-  // move that reaches a preemptor still in `preempting` and is used up at its gate (#140082).
+  // move that may reach a preemptor still in `preempting` and be used up at its gate (#140082).
   // The failure handler, told to clear the nomination (L387), re-queues v (L1088), drops its
   // in-memory nomination (L1100) and patches nominatedNodeName="" (L1110). S1n is
-  // pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610. The binding
-  // goroutine's wake-up is folded into the executor's step (SPEC §2.7).
+  // pkg/scheduler/schedule_one.go@003b4460edb52bc9a9fe6cf54294e5b3e4681610.
+  preempted_in_memory_ &= ~pod_bit(v);
   binding_[v] = kNoNode;
   report.in_memory |= pod_bit(v);
   if (assumed_[v] != kNoNode) {
     assumed_[v] = kNoNode;
     move_all_on_delete(report);
   }
+  // A victim a user deleted meanwhile, once the informer shows it gone, is not re-queued:
+  // the failure handler looks it up in the informer's lister (S1n L1072-1087), as
+  // requeue_after_failure does; the informer's delete event drops its nomination.
+  if (!lister_[v].exists)
+    return;
   restamp(v);  // AddUnschedulableIfNotPresent's refresh (scheduling_queue.go@003b4460 L893)
   requeue_moved(v, report, true);
   set_nominated(v, kNoNode, report);

@@ -47,6 +47,7 @@ bool World::is_job_step_enabled(const Job& job, const Action& a) const {
     case ActionKind::kStatusPatch:
     case ActionKind::kRecreate:
     case ActionKind::kPdbSync:
+    case ActionKind::kBindingPreempted:
       return false;
   }
   return false;
@@ -119,7 +120,7 @@ void World::evict_step(const Action& a, StepReport& report) {
   const size_t i = find_job(a);
   const bool in_memory = is_preempted_in_memory(a.victim);
   if (in_memory) {
-    preempt_in_memory(a.victim, report);  // cycle.cc
+    preempt_in_memory(a.victim);  // cycle.cc
   } else {
     evict(a.victim, report);
   }

@@ -94,6 +94,10 @@ std::uint64_t World::fingerprint() const {
     for (PodId p : pods_in(patches_))
       d.word(patch_node_[p]);
   }
+  // Only a victim preempted in memory whose binding cycle has not yet woken digests this word,
+  // so every other state keeps its digest.
+  if (preempted_in_memory_ != 0)
+    d.word(std::uint64_t{1} << 53 | std::uint64_t{preempted_in_memory_});
   // Only pdb-status=lagged publishes a PDB status, so every other state keeps its digest.
   if (mechanisms().pdb_status_lagged)
     d.word(std::uint64_t{1} << 56 | std::uint64_t{pdb_counted_});

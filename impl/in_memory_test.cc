@@ -1,8 +1,9 @@
 // Victims preempted in memory (binding-victims=in-memory, SPEC §2.7): a victim whose binding
 // is in flight stands for one waiting at Permit or in PreBind, which kube-scheduler's executor
-// rejects without an API call; its binding cycle fails and moves the queue while the
-// preemptor is still gated (#140082), and the job's end activates the preemptor when that
-// victim was its last (activate-in-memory, PR #140054).
+// rejects without an API call; its binding cycle wakes on its own goroutine (`binding-preempted`)
+// and fails, moving the queue — while the preemptor is still gated (#140082), or after its job
+// has ended — and the job's end activates the preemptor when that victim was its last
+// (activate-in-memory, PR #140054).
 //
 // Suite names start with "impl" so that `ctest -R impl` selects them.
 #include <gtest/gtest.h>
@@ -51,7 +52,6 @@ TEST(implInMemory, AVictimWhoseBindingIsInFlightIsPreemptedWithoutAnApiCall) {
   const PodId low = id(w, "low");
   const std::size_t events = w.events().size();
   const StepReport r = run(w, "evict high low");
-  EXPECT_EQ(r.in_memory, pod_bit(low));
   EXPECT_EQ(r.deleted, 0u);
   // No PATCH, no DELETE: the API server still has low, pending and untouched.
   EXPECT_TRUE(w.api(low).exists);
@@ -59,12 +59,33 @@ TEST(implInMemory, AVictimWhoseBindingIsInFlightIsPreemptedWithoutAnApiCall) {
   EXPECT_FALSE(w.api(low).disruption_target);
   EXPECT_EQ(w.api(low).node, kNoNode);
   EXPECT_EQ(w.events().size(), events);
-  // Its binding cycle failed: the cache forgot it, and the failure handler re-queued it,
-  // to backoffQ's error part (no plugin rejected it).
+  // Its binding cycle is told to fail but has not woken: the cache still holds low assumed,
+  // and the binding can no longer be sent.
+  EXPECT_EQ(r.in_memory, 0u);
+  EXPECT_EQ(w.preempted_in_memory(), pod_bit(low));
+  EXPECT_NE(w.assumed(low), kNoNode);
+  EXPECT_FALSE(enabled(w, "bind low"));
+  EXPECT_FALSE(enabled(w, "bind-fails low"));
+  EXPECT_TRUE(enabled(w, "binding-preempted low"));
+  // It wakes and fails: the cache forgets low, and the failure handler re-queues it, to
+  // backoffQ's error part (no plugin rejected it).
+  const StepReport woke = run(w, "binding-preempted low");
+  EXPECT_EQ(woke.in_memory, pod_bit(low));
+  EXPECT_EQ(w.preempted_in_memory(), 0u);
   EXPECT_EQ(w.binding(low), kNoNode);
   EXPECT_EQ(w.assumed(low), kNoNode);
   EXPECT_TRUE(has_pod(w.error_backoff(), low));
-  EXPECT_FALSE(enabled(w, "bind low"));
+  EXPECT_EQ(w.events().size(), events);
+  EXPECT_FALSE(enabled(w, "binding-preempted low"));
+}
+
+TEST(implInMemory, UnderDeleteTheBindingCycleIsNeverPreempted) {
+  World w = world_of(binding_in_flight("kubernetes"));
+  up_to_the_eviction(w);
+  EXPECT_FALSE(enabled(w, "binding-preempted low"));
+  run(w, "evict high low");
+  EXPECT_EQ(w.preempted_in_memory(), 0u);
+  EXPECT_FALSE(enabled(w, "binding-preempted low"));
 }
 
 TEST(implInMemory, UnderDeleteTheSameVictimIsDeletedThroughTheApi) {
@@ -80,11 +101,44 @@ TEST(implInMemory, UnderDeleteTheSameVictimIsDeletedThroughTheApi) {
 TEST(implInMemory, TheBindingCyclesMoveIsUsedUpAtTheGatedPreemptor) {
   World w = world_of(binding_in_flight("kubernetes-prebind"));
   up_to_the_eviction(w);
-  const StepReport r = run(w, "evict high low");
+  run(w, "evict high low");
+  const StepReport r = run(w, "binding-preempted low");
   // The move on AssignedPodDelete happens while high is still in `preempting`, and its
   // last victim is not terminating: PreEnqueue gates it again (#140082).
   EXPECT_EQ(r.consumed, bit_of(w, "high"));
   EXPECT_TRUE(has_pod(w.unschedulable_pool(), id(w, "high")));
+}
+
+TEST(implInMemory, TheBindingCycleMayWakeAfterTheJobHasEnded) {
+  // The other order: the executor's job ends first. With activate-in-memory its end activates
+  // high; without it, the binding cycle's move finds high no longer gated by its preemption
+  // and moves it — the wake-up #140082 lost in the first order.
+  for (const bool activate : {true, false}) {
+    World w = world_of(binding_in_flight("kubernetes-prebind", activate));
+    up_to_the_eviction(w);
+    run(w, "evict high low");
+    run(w, "finish high");
+    const PodId high = id(w, "high");
+    EXPECT_EQ(has_pod(w.unschedulable_pool(), high), !activate)
+        << "activate-in-memory " << activate;
+    const StepReport r = run(w, "binding-preempted low");
+    EXPECT_EQ(r.consumed, 0u) << "activate-in-memory " << activate;
+    EXPECT_FALSE(has_pod(w.unschedulable_pool(), high)) << "activate-in-memory " << activate;
+  }
+}
+
+TEST(implInMemory, ARestartLosesThePreemptedBindingCycleWithNoLateBinding) {
+  Scenario s = binding_in_flight("kubernetes-prebind");
+  s.faults.restarts = 1;
+  World w = world_of(s);
+  up_to_the_eviction(w);
+  run(w, "evict high low");
+  run(w, "restart");
+  const PodId low = id(w, "low");
+  EXPECT_EQ(w.preempted_in_memory(), 0u);
+  EXPECT_EQ(w.late_binding(low), kNoNode);
+  EXPECT_FALSE(enabled(w, "late-bind low"));
+  EXPECT_FALSE(enabled(w, "binding-preempted low"));
 }
 
 TEST(implInMemory, AnInMemoryVictimsEvictionCannotFail) {
@@ -138,8 +192,10 @@ TEST(implInMemory, TheBindingCycleWritesTheChosenNodeAsTheNomination) {
     run(w, "observe");
     run(w, "schedule high");
     run(w, "clear-nominations high");
-    // Preempted in memory, low's failure handler clears the nomination its binding wrote.
+    // Preempted in memory, low's failure handler clears the nomination its binding wrote,
+    // once its binding cycle wakes.
     run(w, "evict high low");
+    run(w, "binding-preempted low");
     EXPECT_EQ(w.api(low).nominated, kNoNode) << "on " << on;
   }
 }

@@ -23,11 +23,13 @@ void World::restart(StepReport& report) {
   // e642ef00b3031e9fc29c17a2c55a8c6051e980b8, L98–105).
   events_.clear();
   // A binding in flight becomes a late binding: the new process knows nothing of it. Two
-  // restarts while it is in flight keep one (a later binding of the same pod is refused).
+  // restarts while it is in flight keep one (a later binding of the same pod is refused). A
+  // binding cycle preempted in memory was told to fail before its Bind: it sends none.
   for (PodId p = 0; p < n; ++p) {
-    if (binding_[p] != kNoNode && late_binding_[p] == kNoNode)
+    if (binding_[p] != kNoNode && late_binding_[p] == kNoNode && !has_pod(preempted_in_memory_, p))
       late_binding_[p] = binding_[p];
   }
+  preempted_in_memory_ = 0;
   binding_.assign(n, kNoNode);
   assumed_.assign(n, kNoNode);
   nominated_.assign(n, kNoNode);

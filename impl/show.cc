@@ -253,11 +253,11 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
                          pod_names(c, step.cleared));
     case ActionKind::kEvict: {
       const std::string& v = c.pod_name(a.victim);
-      if (has_pod(step.in_memory, a.victim)) {
+      if (before.is_preempted_in_memory(a.victim)) {
         return fmt::format(
-            "{}'s job preempts {} in memory: its binding cycle fails, the cache "
-            "forgets it and it is re-queued{}",
-            c.pod_name(a.pod), v, moves(c, step));
+            "{}'s job preempts {} in memory: no API call; its binding cycle, waiting at "
+            "Permit or in PreBind, is told to fail",
+            c.pod_name(a.pod), v);
       }
       if (step.no_op) {
         return fmt::format("{}'s job evicts {}: already {}, counted as success", c.pod_name(a.pod),
@@ -358,6 +358,17 @@ std::string describe_step(const World& before, const StepReport& step, const Wor
       return fmt::format("{}'s controller creates it again, a new object", c.pod_name(a.pod));
     case ActionKind::kPdbSync:
       return pdb_sync_text(before, after, a.node);
+    case ActionKind::kBindingPreempted:
+      if (!after.lister(a.pod).exists) {
+        return fmt::format(
+            "{}'s binding cycle, preempted in memory, fails; the cache forgets it, and the "
+            "informer shows it deleted, so it is not re-queued{}",
+            c.pod_name(a.pod), moves(c, step));
+      }
+      return fmt::format(
+          "{}'s binding cycle, preempted in memory, fails: the cache forgets it and it is "
+          "re-queued{}",
+          c.pod_name(a.pod), moves(c, step));
   }
   return {};
 }

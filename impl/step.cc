@@ -96,6 +96,12 @@ void World::enabled_actions(std::vector<Action>& out) const {
   for (PodId p = 0; p < n; ++p) {
     if (binding_[p] == kNoNode)
       continue;
+    // binding-victims=in-memory: a binding cycle an executor job preempted in memory only
+    // wakes and fails; it sends no Bind.
+    if (has_pod(preempted_in_memory_, p)) {
+      out.push_back({ActionKind::kBindingPreempted, p, kNoPod});
+      continue;
+    }
     out.push_back({ActionKind::kBind, p, kNoPod});
     if (binding_failures_left_ > 0 && api_[p].exists) {
       out.push_back({ActionKind::kBindFails, p, kNoPod});
@@ -283,11 +289,21 @@ std::string World::why_not_enabled(const Action& a) const {
       return s;
     }
     case ActionKind::kBind:
+      if (a.pod != kNoPod && has_pod(preempted_in_memory_, a.pod))
+        return fmt::format("{} was preempted in memory: its binding cycle can only fail", p);
       return fmt::format("no binding of {} is in flight", p);
     case ActionKind::kBindFails:
       if (binding_[a.pod] == kNoNode)
         return fmt::format("no binding of {} is in flight", p);
+      if (has_pod(preempted_in_memory_, a.pod))
+        return fmt::format("{} was preempted in memory: its binding cycle can only fail", p);
       return "no binding failure is left in the fault budget";
+    case ActionKind::kBindingPreempted:
+      if (!mechanisms().binding_victims_in_memory) {
+        return "victims are deleted through the API (binding-preempted exists only with "
+               "--binding-victims=in-memory)";
+      }
+      return fmt::format("no executor job has preempted {} in memory", p);
     case ActionKind::kEvictFails:
       if (eviction_failures_left_ == 0)
         return "no eviction failure is left in the fault budget";
@@ -465,6 +481,9 @@ StepReport World::apply(const Action& a) {
       break;
     case ActionKind::kPdbSync:
       sync_pdb(a.node, report);  // pdb_status.cc
+      break;
+    case ActionKind::kBindingPreempted:
+      fail_preempted_binding(a.pod, report);  // cycle.cc
       break;
   }
   merge_duplicate_jobs();  // executor.cc

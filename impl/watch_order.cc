@@ -171,6 +171,7 @@ void World::record_footprint(StepReport& r) const {
     case ActionKind::kLateBind:
     case ActionKind::kLateEvict:
     case ActionKind::kStatusPatch:
+    case ActionKind::kBindingPreempted:
       break;
   }
   // A step of the scheduler's (or of a user's, or of the fault budget's): the scheduler's side,

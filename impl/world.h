@@ -139,6 +139,12 @@ class World {
   PodSet pdb_counted() const { return pdb_counted_; }
   /// The pods declared `arrives: later` not created yet.
   PodSet uncreated() const { return uncreated_; }
+  /// binding-victims=in-memory: the victims preempted in memory whose binding cycle has not
+  /// yet woken and failed (`binding-preempted V`, SPEC §2.7).
+  PodSet preempted_in_memory() const { return preempted_in_memory_; }
+  /// binding-victims=in-memory: whether the executor's PreemptPod would reject victim v in
+  /// memory (its binding is in flight) rather than delete it through the API.
+  bool is_preempted_in_memory(PodId v) const;
   /// PDB b's published DisruptionsAllowed: what the disruption controller's updatePdbStatus
   /// computes from the pods it counted healthy, never below zero.
   int published_disruptions_allowed(std::size_t b) const;
@@ -286,9 +292,6 @@ class World {
   bool is_job_step_enabled(const Job& job, const Action& a) const;
   size_t find_job(const Action& a) const;
   void enter_last(Job& job);
-  /// binding-victims=in-memory: whether the executor's PreemptPod would reject victim v in
-  /// memory (its binding is in flight) rather than delete it through the API.
-  bool is_preempted_in_memory(PodId v) const;
   void forget_inflight(PodSet victims, StepReport& report);
   void clear_nominations_step(const Action& a, StepReport& report);
   void evict_step(const Action& a, StepReport& report);
@@ -306,8 +309,11 @@ class World {
   void end_cycle(PodId p, const CycleDecision& d, StepReport& report);
   /// handleBindingCycleError, for a bind call that failed.
   void fail_binding(PodId p, StepReport& report);
-  /// handleBindingCycleError, for victim v rejected in memory at Permit or in PreBind.
-  void preempt_in_memory(PodId v, StepReport& report);
+  /// The executor's PreemptPod for victim v waiting at Permit or in PreBind: it signals v's
+  /// binding cycle and makes no API call.
+  void preempt_in_memory(PodId v);
+  /// handleBindingCycleError, on v's binding goroutine, for victim v preempted in memory.
+  void fail_preempted_binding(PodId v, StepReport& report);
   // informer.cc
   void observe(StepReport& report);
   /// Whether a watch event for p is still queued (the informer has not caught up with p).
@@ -379,6 +385,9 @@ class World {
   PodSet late_evictions_ = 0;
   PodSet patches_ = 0;
   PodSet pdb_counted_ = 0;  ///< pdb-status=lagged: the PDBs' published healthy pods
+  /// binding-victims=in-memory: victims an executor job preempted in memory whose binding
+  /// cycle has not yet woken from Permit or PreBind (`binding-preempted`).
+  PodSet preempted_in_memory_ = 0;
   /// The causal watch order's bookkeeping (happens_after(), pod_clock(), scheduler_clock());
   /// all zero under kFifo.
   std::array<std::uint32_t, kMaxCausalEvents> event_after_{};
@@ -404,7 +413,7 @@ class World {
   std::uint8_t restarts_left_ = 0;
   std::uint8_t external_bindings_left_ = 0;
   std::uint8_t must_deliver_ = 0;
-  std::array<std::uint8_t, 5> unused_{};  ///< always zero: a World has no padding
+  std::array<std::uint8_t, 1> unused_{};  ///< always zero: a World has no padding
 };
 
 static_assert(std::is_trivially_copyable_v<World>, "a World is copied as flat bytes");

@@ -66,6 +66,7 @@ enum class FieldWhen : std::uint8_t {
   X(late_evictions_, kPodSet, kAlways)        \
   X(patches_, kPodSet, kAlways)               \
   X(pdb_counted_, kPodSet, kAlways)           \
+  X(preempted_in_memory_, kPodSet, kAlways)   \
   X(event_after_, kEventOrder, kCausal)       \
   X(pod_clock_, kPerPod, kCausal)             \
   X(scheduler_clock_, kOther, kCausal)        \

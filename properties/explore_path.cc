@@ -52,7 +52,7 @@ std::vector<Action> askable_actions(const Cluster& cluster) {
   std::vector<Action> out;
   const int pods = cluster.pod_count();
   const auto pod = [](int p) { return static_cast<PodId>(p); };
-  for (int k = 0; k <= static_cast<int>(ActionKind::kPdbSync); ++k) {
+  for (int k = 0; k <= static_cast<int>(ActionKind::kBindingPreempted); ++k) {
     const auto kind = static_cast<ActionKind>(k);
     switch (kind) {
       case ActionKind::kObserve:
@@ -97,6 +97,7 @@ std::vector<Action> askable_actions(const Cluster& cluster) {
       case ActionKind::kLateEvict:
       case ActionKind::kStatusPatch:
       case ActionKind::kRecreate:
+      case ActionKind::kBindingPreempted:
         for (int p = 0; p < pods; ++p)
           out.push_back(Action{kind, pod(p), kNoPod, kNoNode});
         break;

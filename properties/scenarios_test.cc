@@ -3,6 +3,7 @@
 // switch breaks the property it guards with a pinned shortest counterexample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bitset>
 #include <cctype>
 #include <filesystem>
@@ -418,13 +419,13 @@ const std::vector<Race>& races() {
        "no-pdb-overspend",
        2},
       // #140082: low, waiting at Permit or in PreBind, is preempted in memory; its binding
-      // cycle's move reaches high while it is still gated, and before PR #140054 nothing
-      // activates it (SPEC §8 F16).
+      // cycle wakes and its move reaches high while it is still gated, and before PR #140054
+      // nothing activates it (SPEC §8 F16).
       {"binding-in-flight",
        {"--profile", "kubernetes-prebind", "--activate-in-memory=off", "--property",
         "no-lost-wakeup"},
        "no-lost-wakeup",
-       11},
+       12},
       // PR #140054's activation has PR #142294's hazard (SPEC §8 F18): victim-binding, the last
       // victim, went in memory, so the job's end activates p-mid before the informer shows
       // victim-1 terminating or p-mid's own nomination; it preempts on node-2 while victim-1
@@ -519,22 +520,43 @@ TEST(Scenarios, ActivateOnFinishClosesTheInFlightEventPath) {
   EXPECT_EQ(r.stats.depth, 23u);
 }
 
-// SPEC §8 F16: a victim waiting at Permit or in PreBind is preempted in memory, and PR
-// #140054's activation closes #140082 over every interleaving — where `kubernetes`, whose
+// Whether a victim's binding cycle preempted in memory wakes (binding-preempted) in a schedule.
+bool wakes(const std::vector<Action>& path) {
+  return std::any_of(path.begin(), path.end(),
+                     [](const Action& a) { return a.kind == ActionKind::kBindingPreempted; });
+}
+
+// SPEC §8 F16 and F19: a victim waiting at Permit or in PreBind is preempted in memory. PR
+// #140054's activation closes #140082 in the order it reports (the victim's binding cycle
+// wakes while the preemptor is gated: the race pin above breaks without it), but not in the
+// other: the activated preemptor's next cycle runs before the binding cycle has woken, while
+// the cache still holds the victim assumed, and chooses it again (no-double-victim); its
+// second job then deletes the victim, now pending, through the API, and no event wakes the
+// preemptor (no-lost-wakeup). This project's in-flight set closes both. `kubernetes`, whose
 // binding victim is deleted through the API (its binding past PreBind), strands the
-// preemptor by F5's path. Under kubernetes-prebind --activate-in-memory=off it breaks (the
-// race pin above).
-TEST(Scenarios, InMemoryVictimsAreClosedByTheActivationOfPR140054) {
-  auto r = check("binding-in-flight", {"--profile", "kubernetes-prebind"});
+// preemptor by F5's path.
+TEST(Scenarios, InMemoryVictimsActivationOfPR140054ClosesOneOrderOnly) {
+  auto r = check("binding-in-flight",
+                 {"--profile", "kubernetes-prebind", "--property", "no-double-victim"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 8u);
+  EXPECT_EQ(r.violation->path.back().kind, ActionKind::kSchedule);
+  EXPECT_FALSE(wakes(r.violation->path));
+  for (const std::string scenario : {"binding-in-flight", "early-gate"}) {
+    r = check(scenario, {"--profile", "kubernetes-prebind", "--property", "no-lost-wakeup"});
+    ASSERT_EQ(r.outcome, checker::Outcome::kViolated) << scenario;
+    EXPECT_EQ(r.violation->path.size(), scenario == "early-gate" ? 19u : 15u) << scenario;
+    EXPECT_TRUE(wakes(r.violation->path)) << scenario;
+  }
+  // 14 steps without the binding cycle's own nomination.
+  r = check("binding-in-flight", {"--profile", "kubernetes-prebind", "--binding-nomination=off",
+                                  "--property", "no-lost-wakeup"});
+  ASSERT_EQ(r.outcome, checker::Outcome::kViolated);
+  EXPECT_EQ(r.violation->path.size(), 14u);
+  // The in-flight set closes both orders: every property holds.
+  r = check("binding-in-flight", {"--profile", "kubernetes-prebind", "--inflight=on"});
   EXPECT_EQ(r.outcome, checker::Outcome::kHolds) << (r.violation ? r.violation->message : r.limit);
-  EXPECT_EQ(r.stats.states, 182u);
-  EXPECT_EQ(r.stats.depth, 17u);
-  // 100 states and depth 16 without the binding cycle's own nomination.
-  r = check("binding-in-flight", {"--profile", "kubernetes-prebind", "--binding-nomination=off"});
-  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
-  EXPECT_EQ(r.stats.states, 100u);
-  r = check("early-gate", {"--profile", "kubernetes-prebind", "--property", "no-lost-wakeup"});
-  EXPECT_EQ(r.outcome, checker::Outcome::kHolds);
+  EXPECT_EQ(r.stats.states, 192u);
   for (const std::string scenario : {"binding-in-flight", "early-gate"}) {
     r = check(scenario, {"--profile", "kubernetes", "--property", "no-lost-wakeup"});
     ASSERT_EQ(r.outcome, checker::Outcome::kViolated) << scenario;
@@ -553,7 +575,7 @@ TEST(Scenarios, InMemoryVictimsAreClosedByTheActivationOfPR140054) {
 // and its preemptor waits for its own victims still in flight (F18 under kubernetes-prebind).
 TEST(Scenarios, ReferenceHoldsWithVictimsPreemptedInMemory) {
   const std::vector<std::pair<std::string, std::uint64_t>> pins = {
-      {"binding-in-flight", 90}, {"early-gate", 506}, {"g4-higher-takeover", 1397}};
+      {"binding-in-flight", 97}, {"early-gate", 537}, {"g4-higher-takeover", 1411}};
   for (const auto& [scenario, states] : pins) {
     auto r = check(scenario, {"--binding-victims=in-memory"});
     EXPECT_EQ(r.outcome, checker::Outcome::kHolds)

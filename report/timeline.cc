@@ -97,6 +97,7 @@ std::string actor_of(const Action& a, const Cluster& c) {
       return fmt::format("job {}", c.pod_name(a.pod));
     case ActionKind::kBind:
     case ActionKind::kBindFails:
+    case ActionKind::kBindingPreempted:
       return fmt::format("binding {}", c.pod_name(a.pod));
     case ActionKind::kSchedule:
     case ActionKind::kCycleEnd:
@@ -170,6 +171,9 @@ Lane lane_of(ActionKind kind) {
     // api-calls=dispatched: the API dispatcher's goroutine sends the call, as the binding
     // goroutine sends a binding; the lane of API calls already is the binding's.
     case ActionKind::kStatusPatch:
+      return Lane::kBinding;
+    // The victim's own binding goroutine wakes from Permit or PreBind and fails.
+    case ActionKind::kBindingPreempted:
       return Lane::kBinding;
   }
   return Lane::kSchedulingThread;

@@ -61,8 +61,9 @@ bool is_fair(ActionKind kind) {
     case ActionKind::kFlush:
     case ActionKind::kCycleEnd:
     case ActionKind::kBackoffExpires:
-    case ActionKind::kStatusPatch:  // the API dispatcher's own goroutine sends it
-    case ActionKind::kPdbSync:      // the disruption controller keeps running, as the kubelet
+    case ActionKind::kStatusPatch:       // the API dispatcher's own goroutine sends it
+    case ActionKind::kPdbSync:           // the disruption controller keeps running, as the kubelet
+    case ActionKind::kBindingPreempted:  // the victim's binding goroutine wakes
       return true;
     case ActionKind::kBindFails:
     case ActionKind::kEvictFails:
