@@ -28,7 +28,7 @@ struct CheckOptions {
   bool json = false;
   std::string out_dir;   ///< when set, each violated property's counterexample is written there
   unsigned threads = 0;  ///< worker threads; 0: std::thread::hardware_concurrency()
-  /// --reduce: the state-space reduction the search applies (SPEC §12).
+  /// --reduce: the state-space reduction the search applies (SPEC §8).
   Reduction reduce = Reduction::kNone;
   /// --max-memory in bytes; unset: 80% of physical memory.
   std::optional<std::uint64_t> max_memory;

@@ -72,7 +72,7 @@ TEST(cliCheckReduce, NamesTheReductionAndRefusesUnknownWords) {
 }
 
 // Of the interchangeable states one level reaches, the search keeps the one of the smallest
-// step on every thread count (SPEC §12). When it kept the first one stored, two threads on
+// step on every thread count (SPEC §8). When it kept the first one stored, two threads on
 // four-victims under kubernetes reported "p chooses v1" in one run and "v2" in another: each
 // run on 1, 2 and 3 threads, repeated, prints the same document.
 TEST(cliCheckReduce, EveryRunAndThreadCountPrintsTheSame) {

@@ -1,5 +1,5 @@
 // `check` across thread counts and properties: one and two threads print the same document
-// for every committed scenario, reduced (SPEC §12) or not, each violated property's own
+// for every committed scenario, reduced (SPEC §8) or not, each violated property's own
 // counterexample is as short as a check of that property alone finds, and the memory bound's
 // sizes and exit.
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // property, --time-limit stops the graph build with a safety check's words, --property
 // no-starvation points to --liveness, the text says why its state count is not the safety
 // check's, and an --unfair lasso says so in the text, the document and its file's name.
-// returning-victim has a fair lasso under kubernetes-1.35 (SPEC §8 F15).
+// returning-victim has a fair lasso under kubernetes-1.35 (FIDELITY §3 F15).
 #include <gtest/gtest.h>
 
 #include <algorithm>

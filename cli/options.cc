@@ -226,7 +226,7 @@ void check_options(CLI::App& app, CheckOptions& o, const std::shared_ptr<ParseSt
          "State-space reduction: none (the default), symmetry (interchangeable pods are "
          "stored once per renaming), watch-order (concurrent writes stored once per order "
          "of the watch stream, counterexamples written as FIFO schedules) or both, "
-         "watch-order,symmetry; SPEC §12; "
+         "watch-order,symmetry; SPEC §8; "
          "verdicts are the same, and every result is the same for every thread and rank count")
       ->type_name("R");
   app.add_option_function<std::string>(

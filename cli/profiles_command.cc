@@ -38,7 +38,7 @@ constexpr std::array kProfileWords = {
                  "none: reference's guards with deletion as before KEP-4832"},
     ProfileWords{"kubernetes-1.35", "kubernetes with SchedulerAsyncAPICalls on",
                  "1.35.0 (on in 1.35.0, PR #135059; off again in later 1.35 patches, "
-                 "PR #135903; SPEC §2.5)"},
+                 "PR #135903; FIDELITY §1.3)"},
     ProfileWords{"kubernetes-prebind",
                  "the same kube-scheduler as kubernetes, for pods whose binding waits at Permit "
                  "or in PreBind: their victims are preempted in memory, and the binding cycle "

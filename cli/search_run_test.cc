@@ -84,7 +84,7 @@ int running_pods(const Scenario& s) {
 // --- Findings under `reference`, fixed ------------------------------------------------------
 //
 // Four classes of violation the search once found under `reference` on generated clusters
-// (SPEC.md §11). Each search that found one now holds for its property, and where a switch
+// (FIDELITY.md §5). Each search that found one now holds for its property, and where a switch
 // closes it, the same search with that switch off finds it again: the fix is what holds the
 // property, not the luck of the seed.
 struct Finding {
@@ -225,7 +225,8 @@ const std::vector<Switch>& switches() {
        1,
        2},
       // What wake-on-release still closes: a failed eviction gives back victims the in-flight
-      // set kept from everyone (§11 class C); it needs a fault and a third pod: a larger budget.
+      // set kept from everyone (FIDELITY §5 class C); it needs a fault and a third pod: a
+      // larger budget.
       {"wake_on_release_off", {"--wake-on-release=off"}, "no-lost-wakeup", 1, 3, "3000"},
   };
   return kSwitches;

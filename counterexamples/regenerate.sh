@@ -67,16 +67,16 @@ check scenarios/g2-single-victim.yaml --profile kubernetes --activate-on-finish=
 check scenarios/external-binding.yaml --profile kubernetes --property no-lost-wakeup
 # #138268's flake (TestAsyncPreemption's G5): a lower-priority preemptor on the same node.
 check scenarios/g5-lower-same-node.yaml --profile kubernetes --property no-lost-wakeup
-# A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
+# A worker chooses the victim an equal-priority worker already chose (FIDELITY §3 F10).
 check scenarios/equal-priority-workers.yaml --profile kubernetes --property no-double-victim
 # With the API dispatcher an older nomination patch is sent and delivered after the pod was
-# re-nominated elsewhere (SPEC §8 F12).
+# re-nominated elsewhere (FIDELITY §3 F12).
 check scenarios/g7-higher-takes-place.yaml --profile kubernetes-1.35 --property no-double-claim
 # #91492: two preemptions spend one PodDisruptionBudget; the second reads a budget that still
-# counts the first one's victim (SPEC §8 F17).
+# counts the first one's victim (FIDELITY §3 F17).
 check scenarios/pdb-budget-race.yaml --profile kubernetes --pdb-status=lagged --property no-pdb-overspend
 # #140082: a victim waiting at Permit or in PreBind is preempted in memory; before PR #140054
-# nothing activates the preemptor whose gate used up its binding cycle's move (SPEC §8 F16).
+# nothing activates the preemptor whose gate used up its binding cycle's move (FIDELITY §3 F16).
 check scenarios/binding-in-flight.yaml --profile kubernetes-prebind --activate-in-memory=off --property no-lost-wakeup
 check scenarios/binding-in-flight.yaml --profile kubernetes-prebind --property no-double-victim
 # #130429: a second scheduler puts the re-created victim back; the preemptor loops forever.

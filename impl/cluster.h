@@ -72,7 +72,7 @@ struct Arrival {
   std::uint8_t id = 0;  ///< a PodId or a NodeId
 };
 
-/// How the informer may deliver the pending watch events (SPEC §12). kFifo: in the one order
+/// How the informer may deliver the pending watch events (SPEC §8). kFifo: in the one order
 /// in which the model's steps wrote them. kCausal: in any order that keeps their
 /// happens-before order (impl/watch_order.cc), each state storing one canonical
 /// serialization: the exact reduction `--reduce watch-order`. kPerObject: only each object's

@@ -38,7 +38,7 @@ std::vector<int> disruptions_allowed(const World& w, PodId preemptor) {
     // inflight=on (added by this project): another preemptor's victims in flight are spent
     // from the budget before the informer shows them terminating, as their space is already
     // promised. kube-scheduler counts only what the PDB's status says
-    // (--inflight=preemptor-only: #91492, SPEC §8 F17).
+    // (--inflight=preemptor-only: #91492, FIDELITY §3 F17).
     allowed.push_back(budget - in_flight);
   }
   return allowed;

@@ -195,7 +195,7 @@ const std::vector<std::string_view>& profile_names() {
 const std::vector<ProfileAlias>& profile_aliases() {
   // SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are beta and on by default from 1.33
   // (pkg/features/kube_features.go@b0b89d3bd251db932ed5a7bef66039fb88acab64 L1672,
-  // L1675-1676), the switches `kubernetes` sets; SPEC §2.5 and §10 say what it leaves out.
+  // L1675-1676), the switches `kubernetes` sets; SPEC §2.5 and FIDELITY §4 say what it leaves out.
   // The two pod listeners: pkg/scheduler/eventhandlers.go@533140f065d7cfe8db68998dff46352551c5505d
   // registers two FilteringResourceEventHandlers, the cache's and the queue's (read, lines not
   // counted); @00cd67b7742e5af43e2eb841fde28de797344ed0 one handler (L516-519), the change of
@@ -207,7 +207,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
        "forgetting of an assumed pod at its delete event, both until PR #134157 (1.35)"},
       {"kubernetes-1.34", "kubernetes",
        "as kubernetes-1.33, the same two differences not modelled; SchedulerAsyncAPICalls, beta "
-       "in 1.34, has a default this project cannot settle (SPEC §2.5): with it on, "
+       "in 1.34, has a default this project cannot settle (FIDELITY §1.3): with it on, "
        "kubernetes-1.35's switches apply"},
   };
   return kAliases;
@@ -237,7 +237,7 @@ std::optional<Mechanisms> profile(std::string_view name) {
     return m;
   // kube-scheduler with SchedulerAsyncAPICalls on: status patches and bindings are queued
   // calls of the API dispatcher (impl/dispatcher.cc). The gate's default differs between
-  // sources (SPEC §2.5): this profile is "the gate on", as 1.35.0 shipped it.
+  // sources (FIDELITY §1.3): this profile is "the gate on", as 1.35.0 shipped it.
   if (name == "kubernetes-1.35") {
     m.dispatched_calls = true;
     return m;

@@ -1,6 +1,6 @@
 // Renaming: the World with its pods renamed, each field as its kind in the list of fields says
 // (impl/world_fields.h), and the start order normalized: what symmetry reduction stores a state
-// by (properties/symmetry.h, SPEC §12).
+// by (properties/symmetry.h, SPEC §8).
 #include <algorithm>
 #include <array>
 

@@ -1,4 +1,4 @@
-// The causal watch order (`--reduce watch-order`, SPEC §12): the API server serializes
+// The causal watch order (`--reduce watch-order`, SPEC §8): the API server serializes
 // concurrent writes in an order nobody chose, and the FIFO model records that order as state,
 // multiplying every state by it. Here each pending watch event carries the pending events
 // that happen before it — the same object's earlier events, the writer's earlier writes, and

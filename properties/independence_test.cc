@@ -1,9 +1,9 @@
-// Which steps of the model commute: the census behind SPEC §12's account of partial-order
+// Which steps of the model commute: the census behind FIDELITY §6.4's account of partial-order
 // reduction. Random walks over every committed scenario, under `reference` and `kubernetes`,
 // try every pair of steps enabled in each state they visit, in both orders, and call the pair
 // independent there when both orders are possible and reach the same state — World and ledger
 // — with the same findings. The test prints the census per pair of step kinds and pins the two
-// facts SPEC §12 draws from it: two writes of pods to the API server by the components beside
+// facts FIDELITY §6.4 draws from it: two writes of pods to the API server by the components beside
 // the scheduling thread (binding calls, evictions, the kubelet, users, controllers), each
 // appending a watch event, never commute, since the informer delivers the events in the order
 // written;
@@ -80,9 +80,9 @@ std::vector<std::size_t> findings(const checker::Observation& obs) {
 struct Census {
   // Per pair of step kinds (the smaller keyword first): pairs that commute, pairs tried.
   std::map<std::pair<std::string, std::string>, std::pair<long, long>> pairs;
-  // Two pod writes that each appended a watch event and commuted (SPEC says: none).
+  // Two pod writes that each appended a watch event and commuted (FIDELITY §6.4 says: none).
   std::vector<std::string> commuting_writes;
-  // An observe and a terminate that did not commute (SPEC says: none).
+  // An observe and a terminate that did not commute (FIDELITY §6.4 says: none).
   std::vector<std::string> observe_terminate;
   long states_with_observe = 0;
   long observe_beside_schedule = 0;

@@ -109,7 +109,7 @@ const std::vector<Pin>& reference_pins() {
        18,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
-      // A worker chooses the victim an equal-priority worker already chose (SPEC §8 F10).
+      // A worker chooses the victim an equal-priority worker already chose (FIDELITY §3 F10).
       {"equal-priority-workers",
        1747,
        5180,
@@ -243,7 +243,7 @@ const std::vector<Pin>& reference_pins() {
        14,
        {"victims-in-flight", "nominee-binds", "binding-beside-binding", "preemptor-retried",
         "gated-preemptor-woken"}},
-      // #91492 (SPEC §8 F17): inflight=on spends victims in flight from the PDB's budget.
+      // #91492 (FIDELITY §3 F17): inflight=on spends victims in flight from the PDB's budget.
       {"pdb-budget-race",
        6351,
        19288,
@@ -397,19 +397,19 @@ const std::vector<Race>& races() {
        "no-lost-wakeup",
        12},
       // Two workers of one priority: worker-2 counts worker-1's nomination beside batch-2,
-      // which is not yet terminating, and chooses it again (SPEC §8 F10).
+      // which is not yet terminating, and chooses it again (FIDELITY §3 F10).
       {"equal-priority-workers",
        {"--profile", "kubernetes", "--property", "no-double-victim"},
        "no-double-victim",
        2},
       // TestAsyncPreemption's G7 in its order: p-mid, its nomination taken by p-high, waits for
-      // the flush (the #141694 mechanism, SPEC §8 F4).
+      // the flush (the #141694 mechanism, FIDELITY §3 F4).
       {"g7-higher-takes-place",
        {"--profile", "kubernetes", "--property", "no-lost-wakeup"},
        "no-lost-wakeup",
        20},
       // #91492: p-2 reads a PDB budget that still counts p-1's victim and takes the last web
-      // pod, counting no violation (SPEC §8 F17); the same with the budget read live.
+      // pod, counting no violation (FIDELITY §3 F17); the same with the budget read live.
       {"pdb-budget-race",
        {"--profile", "kubernetes", "--pdb-status=lagged", "--property", "no-pdb-overspend"},
        "no-pdb-overspend",
@@ -420,17 +420,17 @@ const std::vector<Race>& races() {
        2},
       // #140082: low, waiting at Permit or in PreBind, is preempted in memory; its binding
       // cycle wakes and its move reaches high while it is still gated, and before PR #140054
-      // nothing activates it (SPEC §8 F16).
+      // nothing activates it (FIDELITY §3 F16).
       {"binding-in-flight",
        {"--profile", "kubernetes-prebind", "--activate-in-memory=off", "--property",
         "no-lost-wakeup"},
        "no-lost-wakeup",
        12},
-      // PR #140054's activation has PR #142294's hazard (SPEC §8 F18): victim-binding, the last
+      // PR #140054's activation has PR #142294's hazard (FIDELITY §3 F18): victim-binding, the last
       // victim, went in memory, so the job's end activates p-mid before the informer shows
       // victim-1 terminating or p-mid's own nomination; it preempts on node-2 while victim-1
       // is pending (and chooses victim-1 again:
-      // Scenarios.InMemoryVictimsAreClosedByTheActivationOfPR140054).
+      // Scenarios.InMemoryVictimsActivationOfPR140054ClosesOneOrderOnly).
       {"g7-higher-takes-place",
        {"--profile", "kubernetes-prebind", "--property", "no-over-preemption"},
        "no-over-preemption",
@@ -526,7 +526,7 @@ bool wakes(const std::vector<Action>& path) {
                      [](const Action& a) { return a.kind == ActionKind::kBindingPreempted; });
 }
 
-// SPEC §8 F16 and F19: a victim waiting at Permit or in PreBind is preempted in memory. PR
+// FIDELITY §3 F16 and F19: a victim waiting at Permit or in PreBind is preempted in memory. PR
 // #140054's activation closes #140082 in the order it reports (the victim's binding cycle
 // wakes while the preemptor is gated: the race pin above breaks without it), but not in the
 // other: the activated preemptor's next cycle runs before the binding cycle has woken, while
@@ -615,7 +615,7 @@ TEST(Scenarios, ExternalBindingBreaksOnlyNoLostWakeupUnderKubernetes) {
   EXPECT_EQ(r.stats.transitions, 621u);
 }
 
-// SPEC §2.4: with SchedulerPopFromBackoffQ on (kubernetes) #141694's strand needs no timing;
+// FIDELITY §1.2: with SchedulerPopFromBackoffQ on (kubernetes) #141694's strand needs no timing;
 // with it off the preemptor enters backoffQ ungated and is stranded only when its backoff
 // expires while its redundant NotFound job still runs — a longer schedule through
 // `backoff-expires`; without backoffQ the shortest schedule is the one F4 was found with.
@@ -634,9 +634,9 @@ TEST(Scenarios, BackoffGateDecidesHowF4Strands) {
   EXPECT_EQ(length_and_expiry("none"), std::make_pair(std::size_t{16}, false));
 }
 
-// SPEC §2.4, §7: with patch-diff=view h's takeover job skips p, whose copy does not yet show
-// its own nomination, so no clear is delivered and no PR #129058 move wakes p — the strand
-// comes a step sooner than when the patch is diffed against the API server's value.
+// SPEC §2.4, FIDELITY §2: with patch-diff=view h's takeover job skips p, whose copy does not
+// yet show its own nomination, so no clear is delivered and no PR #129058 move wakes p — the
+// strand comes a step sooner than when the patch is diffed against the API server's value.
 TEST(Scenarios, PatchDiffViewSkipsTheClearOnSecondNode) {
   auto length = [](const std::string& patch_diff) {
     auto r = check("second-node", {"--profile", "kubernetes", "--patch-diff=" + patch_diff,
@@ -648,7 +648,7 @@ TEST(Scenarios, PatchDiffViewSkipsTheClearOnSecondNode) {
   EXPECT_EQ(length("truth"), 19u);
 }
 
-// SPEC §2.5, §8 F12: with the API dispatcher (kubernetes-1.35) a preemptor is back in the
+// SPEC §2.5, FIDELITY §3 F12: with the API dispatcher (kubernetes-1.35) a preemptor is back in the
 // queue before its nomination patch is sent. On g7-higher-takes-place p-mid's first patch
 // (node-1) is sent late, after p-high took node-1 and p-mid re-nominated itself to node-2,
 // whose patch is still queued; the informer delivers the older nomination and the nominator
@@ -710,7 +710,7 @@ TEST(Scenarios, AQueuedStatusPatchKeepsTheWorldFromSettling) {
   EXPECT_TRUE(w.is_quiescent());
 }
 
-// SPEC §8 F14: with the API dispatcher p-big's nomination is dropped before its patch is
+// FIDELITY §3 F14: with the API dispatcher p-big's nomination is dropped before its patch is
 // sent (its clear is a no-op that removes the queued patch), so node-a never reaches the API
 // and no PR #129058 move wakes p-small, which failed beside the in-memory nomination. Under
 // kubernetes the scenario strands a pod only through F4, in 22 steps.
@@ -759,7 +759,7 @@ TEST(Scenarios, ABindingSentBeforeARestartCanLandBesideTheNewProcesssChoice) {
 
 // pdb-status=lagged under `reference`: the published budget is state and the disruption
 // controller's pdb-sync a step, and inflight=on trusts no published budget above its own
-// count, so #91492's race stays closed (SPEC §8 F17). On takeover-pdb, kube-scheduler's
+// count, so #91492's race stays closed (FIDELITY §3 F17). On takeover-pdb, kube-scheduler's
 // profile holds with either status: p-high may choose web-2 after the informer shows web-1
 // gone while the published budget still counts it, but web-2 is p-mid's pending victim by
 // then, so no budget is spent twice.
@@ -824,7 +824,7 @@ TEST(Scenarios, SwitchesCoveredByOtherMechanismsBreakNothingAlone) {
   }
 }
 
-// KEP-4832's throughput claim (SPEC §8): four victims, no lower-priority nominee. With
+// KEP-4832's throughput claim (FIDELITY §3): four victims, no lower-priority nominee. With
 // synchronous deletion the scheduling thread waits for one Parallelizer wave of PATCH then
 // DELETE (2) and the preemptor's own status patch (1); with asynchronous deletion only for
 // the latter. The figures do not depend on the run's deletion switch.

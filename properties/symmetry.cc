@@ -1,5 +1,5 @@
 // Symmetry: the classes of interchangeable pods, and the renaming that puts a state's pods of
-// each class into a canonical order (SPEC §12).
+// each class into a canonical order (SPEC §8).
 #include "properties/symmetry.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Symmetry: pods the model cannot tell apart, and the canonical fingerprint of a state under
-// permutations of them (SPEC §12). A state is stored by the fingerprint of a representative of
+// permutations of them (SPEC §8). A state is stored by the fingerprint of a representative of
 // its class — the same state with interchangeable pods renamed — so a search visits one state
 // of each class; the states it stores and the paths it records stay real ones.
 #pragma once

@@ -1,4 +1,4 @@
-// The causal watch order (--reduce watch-order), shown exact rather than argued (SPEC §12),
+// The causal watch order (--reduce watch-order), shown exact rather than argued (FIDELITY §6.2),
 // the slower part: on every committed scenario under `reference` and `kubernetes` whose FIFO
 // space fits the bound, the quotient reaches exactly the states the FIFO model reaches,
 // compared with the serialization of concurrent writes forgotten on both sides; on every

@@ -1,4 +1,4 @@
-// The causal watch order (--reduce watch-order), the quick part of its checks (SPEC §12):
+// The causal watch order (--reduce watch-order), the quick part of its checks (FIDELITY §6.2):
 // random walks of the quotient over every committed scenario serialized into the FIFO model
 // and reaching the same state up to the serialization, the saving pinned, every thread count
 // the same, and verdicts, witnesses, counterexample lengths and serialized counterexamples

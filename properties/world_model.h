@@ -63,7 +63,7 @@ class WorldModel {
       return symmetry_->fingerprint(s.world, s.ledger);
     return s.ledger.fingerprint(s.world.fingerprint());
   }
-  /// Applies reduction `r` from now on (SPEC §12): when it includes symmetry, states whose
+  /// Applies reduction `r` from now on (SPEC §8): when it includes symmetry, states whose
   /// interchangeable pods are renamed share one fingerprint. `options` choose the classes
   /// (the default is the sound relation).
   void reduce(Reduction r, Symmetry::Options options = {});
