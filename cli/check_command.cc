@@ -183,6 +183,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   if (!choose_mechanisms(scenario, options.mechanisms, "check", "preemptcheck", err))
     return kExitBadInput;
+  if (scenario.mechanisms.informer_per_key && has_watch_order(options.reduce)) {
+    report::print(err,
+                  "preemptcheck: --reduce={} keeps the watch stream's causal order, and "
+                  "--informer-fifo=per-key delivers it out of that order (DeltaFIFO): leave one "
+                  "out\n",
+                  reduction_name(options.reduce));
+    return kExitBadInput;
+  }
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;

@@ -69,6 +69,18 @@ TEST(cliCheckReduce, NamesTheReductionAndRefusesUnknownWords) {
   EXPECT_EQ(run({"check", scenario, "--quiet", "--liveness", "--reduce=symmetry"}, out),
             kExitBadInput);
   EXPECT_NE(out.find("leave out --reduce"), std::string::npos) << out;
+  // The causal watch order and DeltaFIFO's per-key delivery do not combine; either alone runs.
+  for (const char* reduce : {"--reduce=watch-order", "--reduce=watch-order,symmetry"}) {
+    EXPECT_EQ(run({"check", scenario, "--quiet", reduce, "--informer-fifo=per-key"}, out),
+              kExitBadInput)
+        << reduce;
+    EXPECT_NE(out.find("--informer-fifo=per-key delivers it out of that order"), std::string::npos)
+        << out;
+  }
+  EXPECT_NE(
+      run({"check", scenario, "--quiet", "--reduce=symmetry", "--informer-fifo=per-key"}, out),
+      kExitBadInput)
+      << out;
 }
 
 // Of the interchangeable states one level reaches, the search keeps the one of the smallest

@@ -13,6 +13,22 @@ void World::write(PodId p, const PodObj& obj, EventType type, StepReport& report
     api_[p].exists = false;
     report.deleted |= pod_bit(p);
   }
+  // informer-fifo=per-key: client-go's DeltaFIFO (up to v0.32; tag v0.32.0,
+  // 0d554618e21a4605cafd4264a685b916d2c024e9, builds it unconditionally,
+  // tools/cache/shared_informer.go L471) appends a delta to its object's list and queues the key
+  // only when it is not queued already (tools/cache/delta_fifo.go L476-484); Pop hands the key's
+  // whole list to processDeltas, oldest to newest (L576-616; tools/cache/controller.go L541-549).
+  // So an event of a pod with an event still pending is delivered right after that pod's last
+  // pending one, ahead of other pods' events written before it. The causal watch order is not
+  // combined with it (cli refuses --reduce=watch-order): its positions assume appends.
+  if (mechanisms().informer_per_key) {
+    for (std::size_t i = events_.size(); i-- > 0;) {
+      if (events_[i].pod == p) {
+        events_.insert(events_.begin() + static_cast<std::ptrdiff_t>(i + 1), {type, p, api_[p]});
+        return;
+      }
+    }
+  }
   events_.push_back({type, p, api_[p]});
 }
 

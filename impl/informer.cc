@@ -108,9 +108,15 @@ void World::observe(StepReport& report) {
     case EventType::kDeleted: {
       lister_[p] = e.obj;
       lister_[p].exists = false;
-      const bool was_assigned = old.node != kNoNode || assumed_[p] != kNoNode;
-      // The cache forgets a deleted pod even while its binding is in flight (#134157).
-      assumed_[p] = kNoNode;
+      // The cache forgets a deleted pod even while its binding is in flight (PR #134157, one
+      // handler for every pod: eventhandlers.go@00cd67b7 L516-519). forget-deleted=off, before
+      // it: the delete of an object without a nodeName reached only the queue's handler (two
+      // FilteringResourceEventHandlers, the cache's for assigned pods: eventhandlers.go@533140f0,
+      // lines not counted), and the cache kept the assumed pod until its binding failed.
+      const bool cache_forgets = mechanisms().forget_deleted || e.obj.node != kNoNode;
+      const bool was_assigned = old.node != kNoNode || (cache_forgets && assumed_[p] != kNoNode);
+      if (cache_forgets)
+        assumed_[p] = kNoNode;
       forget_inflight(pod_bit(p), report);
       pool_ &= ~pod_bit(p);
       gated_ &= ~pod_bit(p);

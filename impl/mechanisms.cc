@@ -89,6 +89,14 @@ const std::vector<Switch>& switches() {
        {"off", "on"},
        [](const Mechanisms& m) { return m.binding_nomination ? 1 : 0; },
        [](Mechanisms& m, int i) { m.binding_nomination = i == 1; }},
+      {"informer-fifo",
+       {"in-order", "per-key"},
+       [](const Mechanisms& m) { return m.informer_per_key ? 1 : 0; },
+       [](Mechanisms& m, int i) { m.informer_per_key = i == 1; }},
+      {"forget-deleted",
+       {"on", "off"},
+       [](const Mechanisms& m) { return m.forget_deleted ? 0 : 1; },
+       [](Mechanisms& m, int i) { m.forget_deleted = i == 0; }},
   };
   return kSwitches;
 }
@@ -173,6 +181,10 @@ bool printed_under_reference(const Mechanisms& m, std::string_view name) {
     return !m.activate_in_memory;
   if (name == "binding-nomination")
     return m.binding_nomination;
+  if (name == "informer-fifo")
+    return m.informer_per_key;
+  if (name == "forget-deleted")
+    return !m.forget_deleted;
   return true;
 }
 

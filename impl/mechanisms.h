@@ -84,6 +84,15 @@ struct Mechanisms {
   /// NominatedNodeNameForExpectation: whether the binding cycle writes the chosen node as the
   /// pod's nominatedNodeName before it waits at Permit or in PreBind (impl/cycle.cc).
   bool binding_nomination = false;
+  /// Not in any profile: whether the pod informer's queue coalesces per pod, as client-go's
+  /// DeltaFIFO did up to v0.32 (a later event of a pod with an event still queued is
+  /// delivered at that pod's place), rather than delivering in watch order (RealFIFO,
+  /// InOrderInformers, since v0.33). impl/api_server.cc `write`.
+  bool informer_per_key = false;
+  /// Whether the cache forgets an assumed pod at its delete event while its binding is still
+  /// in flight (PR #134157, 1.35); `off`: the delete of a pod whose object has no nodeName
+  /// reaches only the queue's handler, and the cache forgets the pod when its binding fails.
+  bool forget_deleted = true;
 
   friend bool operator==(const Mechanisms&, const Mechanisms&) = default;
 };
@@ -103,11 +112,11 @@ std::string mechanism_value(const Mechanisms& m, std::string_view name);
 
 /// Whether mechanism `name` is written out for `m` under profile `profile_name` (describe(), a
 /// counterexample's `mechanisms:`). One rule: every switch always, except `cycle`, `backoff`,
-/// `patch-diff`, `api-calls`, `pdb-status`, `binding-victims`, `activate-in-memory` and
-/// `binding-nomination`, written only when their value differs from the reference's (their
-/// first value) or from the profile's, so that every file and digest written before they
-/// existed keeps its text, and a switch set back to the reference's value under a profile
-/// that changes it is never dropped.
+/// `patch-diff`, `api-calls`, `pdb-status`, `binding-victims`, `activate-in-memory`,
+/// `binding-nomination`, `informer-fifo` and `forget-deleted`, written only when their value
+/// differs from the reference's (their first value) or from the profile's, so that every file and
+/// digest written before they existed keeps its text, and a switch set back to the reference's
+/// value under a profile that changes it is never dropped.
 bool mechanism_printed(const Mechanisms& m, std::string_view name, std::string_view profile_name);
 
 /// The names of every profile, `reference` first.

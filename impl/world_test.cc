@@ -556,9 +556,10 @@ TEST(implCache, WithoutAssumeTheNextCycleDoubleBooks) {
 
 // A victim whose binding is in flight has no node yet: its deletion is immediate (no
 // graceful termination), and its bind then fails and the cache forgets it.
-World binding_victim_world() {
-  World w =
-      world_of(scenario({node("node1")}, {pod("v", kLow, kLarge), later(pod("p", kHigh, kLarge))}));
+World binding_victim_world(bool forget_deleted = true) {
+  Scenario s = scenario({node("node1")}, {pod("v", kLow, kLarge), later(pod("p", kHigh, kLarge))});
+  s.mechanisms.forget_deleted = forget_deleted;
+  World w = world_of(s);
   run(w, "schedule v");
   run(w, "create p");
   observe_all(w);
@@ -604,6 +605,56 @@ TEST(implCache, DeletedEventForgetsAPodStillInBinding) {
   StepReport b = run(w, "bind v");
   EXPECT_TRUE(b.binding_lost);
   EXPECT_EQ(w.binding(v), kNoNode);
+}
+
+// forget-deleted=off, before PR #134157: the delete of a pod without a nodeName reaches only
+// the queue's handler, so the cache keeps v assumed (its space held) until the bind fails.
+TEST(implCache, BeforePR134157TheDeleteLeavesThePodAssumedUntilItsBindFails) {
+  World w = binding_victim_world(false);
+  const PodId v = id(w, "v");
+  const NodeId n1 = node_id(w, "node1");
+  run(w, "schedule p");
+  run(w, "evict p v");
+  observe_all(w);
+  EXPECT_FALSE(w.lister(v).exists);
+  EXPECT_EQ(w.assumed(v), n1);
+  EXPECT_EQ(w.cache_pods(n1), bit_of(w, "v"));
+  StepReport b = run(w, "bind v");
+  EXPECT_TRUE(b.binding_lost);
+  EXPECT_EQ(w.assumed(v), kNoNode);
+  EXPECT_EQ(w.cache_pods(n1), PodSet{0});
+}
+
+// informer-fifo=per-key (client-go's DeltaFIFO, 1.32): a pod's event written while an earlier
+// event of it is pending is delivered right after that one, ahead of other pods' events
+// written in between; in-order (RealFIFO) delivers in the order written.
+TEST(implInformer, PerKeyDeliversAPodsLaterEventAtItsEarlierPlace) {
+  for (const bool per_key : {false, true}) {
+    Scenario s =
+        scenario({node("node1")}, {later(pod("a", kLow, kSmall)), later(pod("b", kLow, kSmall))});
+    s.faults.deletions = 1;
+    s.mechanisms.informer_per_key = per_key;
+    World w = world_of(s);
+    run(w, "create a");
+    run(w, "create b");
+    run(w, "delete a");  // a is pending: gone at once, a Deleted event
+    std::vector<std::pair<PodId, EventType>> order;
+    for (const WatchEvent& e : w.events())
+      order.emplace_back(e.pod, e.type);
+    const PodId a_id = id(w, "a");
+    const PodId b_id = id(w, "b");
+    const std::vector<std::pair<PodId, EventType>> want =
+        per_key ? std::vector<std::pair<PodId, EventType>>{{a_id, EventType::kAdded},
+                                                           {a_id, EventType::kDeleted},
+                                                           {b_id, EventType::kAdded}}
+                : std::vector<std::pair<PodId, EventType>>{{a_id, EventType::kAdded},
+                                                           {b_id, EventType::kAdded},
+                                                           {a_id, EventType::kDeleted}};
+    EXPECT_EQ(order, want) << "per-key " << per_key;
+    // Once a's events are delivered, its next one goes to the end again.
+    observe_all(w);
+    EXPECT_TRUE(w.events().empty());
+  }
 }
 
 // --- The nominator: stale updates ----------------------------------------------------------------

@@ -175,7 +175,12 @@ TEST(specLedger, AVictimPreemptedInMemoryIsNoLongerPending) {
   path.run("schedule p");
   EXPECT_EQ(path.ledger.chosen_by(path.id("p")), path.bit("v"));
   path.run("clear-nominations p");
-  const StepReport r = path.run("evict p v");
+  // The executor's step only tells v's binding cycle to fail: v is still p's pending victim
+  // (a second choice of it now breaks no-double-victim), until that cycle wakes.
+  const StepReport e = path.run("evict p v");
+  EXPECT_EQ(e.in_memory, PodSet{0});
+  EXPECT_EQ(path.ledger.chosen_by(path.id("p")), path.bit("v"));
+  const StepReport r = path.run("binding-preempted v");
   ASSERT_EQ(r.in_memory, path.bit("v"));
   EXPECT_EQ(path.ledger.chosen_by(path.id("p")), PodSet{0});
   EXPECT_EQ(path.ledger.standing_nomination(path.id("v")), kNoNode);
