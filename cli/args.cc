@@ -11,7 +11,6 @@
 #include <ostream>
 #include <sstream>
 
-#include "checker/mpi/mpi_world.h"
 #include "cli/graph_command.h"
 #include "cli/import_command.h"
 #include "cli/interrupt_signals.h"
@@ -21,6 +20,7 @@
 #include "cli/search_command.h"
 #include "impl/mechanisms.h"
 #include "impl/world.h"
+#include "properties/ranks.h"
 #include "report/json.h"
 #include "report/print.h"
 #include "report/version.h"
@@ -327,10 +327,12 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
       error = *e;
   }
   const std::string prefix = command.empty() ? "preemptcheck" : "preemptcheck " + command;
+  // Under mpirun every rank runs the command and refuses alike; the lead alone prints an error
+  // document.
+  const auto lead = [] { return Ranks::of_this_process().is_lead(); };
   if (!error.empty()) {
     report::print(err, "{}: {}\n", prefix, error);
-    // Under mpirun every rank refuses alike; the lead rank alone prints the document.
-    if (json && checker::mpi::is_lead_rank())
+    if (json && lead())
       report::write_json(report::json_error(command, error, kExitBadInput), out);
     return kExitBadInput;
   }
@@ -366,7 +368,7 @@ int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostre
     // the error document; one that ran (a replay that diverged) prints its own.
     if (rc != kExitBadInput || !document.str().empty()) {
       out << document.str();
-    } else if (checker::mpi::is_lead_rank()) {
+    } else if (lead()) {
       std::string text = captured.str();
       text = text.substr(0, text.find('\n'));
       if (text.starts_with(prefix + ": "))

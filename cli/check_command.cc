@@ -1,36 +1,29 @@
-// The `check` command: load, explore, write the counterexamples; report/check_report.h renders
-// the result for people or for machines.
+// The `check` command: load, run the check (properties/check_run.h), write the counterexamples
+// and the JUnit report; report/check_report.h renders the result for people or for machines.
 #include "cli/check_command.h"
 
 #include <fmt/format.h>
 
 #include <climits>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <memory>
 #include <ostream>
-#include <sstream>
 
-#include "checker/explore_failure.h"
-#include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
-#include "cli/limit_advice.h"
 #include "cli/liveness_command.h"
 #include "cli/simulate_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
-#include "properties/expectations.h"
+#include "properties/check_run.h"
+#include "properties/limit_measures.h"
+#include "properties/ranks.h"
 #include "properties/recorded.h"
-#include "properties/schedule.h"
-#include "properties/world_explore.h"
-#include "properties/world_model.h"
 #include "report/check_report.h"
+#include "report/limit_advice.h"
 #include "report/print.h"
-#include "spec/liveness.h"
 
 namespace preemptcheck::cli {
 namespace {
@@ -100,88 +93,128 @@ std::string out_problem(const CheckOptions& o, const Scenario& scenario) {
   return {};
 }
 
+// The scenario the check is of: the file's, the embedded default, or --scenario-of's
+// counterexample's; false (the error printed) when it cannot be loaded.
+bool load_checked_scenario(const CheckOptions& o, Scenario& scenario, std::ostream& err) {
+  try {
+    if (o.scenario_of.empty()) {
+      scenario = load_scenario(o.scenario_path);
+      return true;
+    }
+    // The file is verified as `replay` verifies it: a digest that does not match its inline
+    // scenario and switches means they were edited, and checking them would answer for
+    // another scenario than the one the file records. A file without a digest (an older
+    // version's, or written by hand) is what --scenario-of is for.
+    const Counterexample cx = load_counterexample_file(o.scenario_of);
+    if (cx.recorded_digest && !cx.digest_matches()) {
+      report::print(err, "preemptcheck: {}\n", refusal(cx, o.scenario_of, true));
+      return false;
+    }
+    scenario = cx.scenario;
+    return true;
+  } catch (const ScenarioError& e) {
+    report::print(err, "preemptcheck: {}\n", e.what());
+    return false;
+  }
+}
+
+// The output directory is checked before the search, by the rank that writes (all ranks
+// return the same status): a search is not thrown away for a directory that cannot be used.
+bool outputs_usable(const CheckOptions& o, const Scenario& scenario, const Ranks& ranks,
+                    std::ostream& err) {
+  if (o.out_dir.empty() && o.junit_path.empty())
+    return true;
+  std::string problem;
+  if (ranks.is_lead() && !o.out_dir.empty())
+    problem = out_problem(o, scenario);
+  if (ranks.is_lead() && problem.empty() && !o.junit_path.empty())
+    problem = output_file_problem(o.junit_path).value_or("");
+  if (ranks.from_lead(problem.empty() ? 0 : 1) == 0)
+    return true;
+  if (!problem.empty())
+    report::print(err, "preemptcheck: {}; nothing was searched\n", problem);
+  return false;
+}
+
+// Writes each violated property's counterexample under --out and the JUnit report under
+// --junit, then prints the run. A file that cannot be written after all (a full disk) costs
+// the file, not the verdict: the result is printed in full, the error named, and the exit code
+// stays the verdict's.
+int show_check(const CheckOptions& o, const Scenario& scenario, const std::string& source,
+               const CheckRun& run, std::ostream& out, std::ostream& err) {
+  const checker::Result<Action>& r = run.result;
+  std::vector<report::OtherViolation> others;
+  for (const OtherSchedule& other : run.others) {
+    others.push_back(
+        {&*r.property_results[other.entry].violation, report::trace(other.schedule), ""});
+  }
+  std::string written;
+  std::string write_error;
+  if (r.violation && !o.out_dir.empty()) {
+    // One file per violated property, each with that property's own counterexample.
+    // Every file is tried, and every one that could not be written is named with its reason.
+    const auto write = [&](const Schedule& s, const checker::Violation<Action>& v) {
+      FoundBy found_by;
+      found_by.states = r.stats.states;
+      std::string error;
+      bool replaced = false;
+      auto path =
+          write_counterexample(to_counterexample(s, scenario, v.name, found_by, command_line(o)),
+                               o.out_dir, error, &replaced);
+      if (!error.empty())
+        write_error += (write_error.empty() ? "" : "; ") + error;
+      if (replaced && path)
+        warn_replaced(*path, err);
+      return path.value_or(std::string());
+    };
+    written = write(*run.schedule, *r.violation);
+    for (std::size_t i = 0; i < others.size(); ++i)
+      others[i].written = write(run.others[i].schedule, *others[i].violation);
+  }
+  std::vector<report::TraceStep> steps;
+  if (run.schedule)
+    steps = report::trace(*run.schedule);
+  report::CheckReport shown{scenario, source,    r,       run.trips,
+                            steps,    o.checked, written, std::move(others)};
+  shown.write_error = write_error;
+  shown.reduction = std::string(reduction_name(o.reduce));
+  if (advised_limit(r.limit))
+    shown.advice = report::limit_advice(measure_limit(scenario, o, r));
+  if (o.gated()) {
+    shown.expectations = &run.expectations;
+    // Like a counterexample file, a JUnit report that fails after the search keeps the printed
+    // verdict and the gate's exit code.
+    if (!o.junit_path.empty()) {
+      if (const auto error = write_file_atomically(
+              o.junit_path,
+              report::junit_xml(run.expectations, report::junit_name(scenario), r.stats.seconds))) {
+        shown.write_error +=
+            (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
+      }
+    }
+  }
+  if (o.json) {
+    report::print_check_json(shown, run.exit_code, out);
+  } else {
+    report::print_check_text(shown, out);
+  }
+  if (!shown.write_error.empty()) {
+    report::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
+                  run.exit_code);
+  }
+  return run.exit_code;
+}
+
 }  // namespace
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  if (const std::string problem = simulate_usage_problem(options); !problem.empty()) {
+  if (const std::string problem = check_request_problem(options); !problem.empty()) {
     report::print(err, "preemptcheck: {}\n", problem);
     return kExitBadInput;
   }
-  const bool gated = !options.expect_violated.empty() || !options.junit_path.empty();
-  if (options.unfair && !options.liveness) {
-    report::print(err, "preemptcheck: --unfair applies to --liveness only\n");
-    return kExitBadInput;
-  }
-  if (options.liveness && !options.checked.all()) {
-    report::print(err,
-                  "preemptcheck: --liveness checks no-starvation alone: leave out --property\n");
-    return kExitBadInput;
-  }
-  if (options.liveness && options.reduce != Reduction::kNone) {
-    report::print(err,
-                  "preemptcheck: --liveness builds the whole state graph: leave out --reduce\n");
-    return kExitBadInput;
-  }
-  if (options.liveness &&
-      (options.limits.max_depth || options.max_memory || options.stop_at_first)) {
-    report::print(err,
-                  "preemptcheck: --liveness builds the whole state graph, bounded by --max-states "
-                  "and --time-limit alone: leave out --max-depth, --max-memory and "
-                  "--stop-at-first\n");
-    return kExitBadInput;
-  }
-  if (gated && options.stop_at_first) {
-    report::print(err,
-                  "preemptcheck: --expect-violated and --junit judge every checked property; "
-                  "--stop-at-first decides only one: leave it out\n");
-    return kExitBadInput;
-  }
-  for (const std::string& p : options.expect_violated) {
-    if (options.liveness && p != spec::kNoStarvation) {
-      report::print(err,
-                    "preemptcheck: --expect-violated {} names a safety property; --liveness "
-                    "checks no-starvation alone: leave it out, or check it without --liveness\n",
-                    p);
-      return kExitBadInput;
-    }
-    if (!options.liveness && p == spec::kNoStarvation) {
-      report::print(err,
-                    "preemptcheck: --expect-violated {} names the liveness property: add "
-                    "--liveness to check it\n",
-                    p);
-      return kExitBadInput;
-    }
-    if (options.liveness)
-      continue;
-    if (!options.checked.test(static_cast<std::size_t>(*spec::find_property(p)))) {
-      report::print(err,
-                    "preemptcheck: --expect-violated {} names a property --property leaves "
-                    "unchecked: check it too, or leave the expectation out\n",
-                    p);
-      return kExitBadInput;
-    }
-  }
   Scenario scenario;
-  try {
-    if (options.scenario_of.empty()) {
-      scenario = load_scenario(options.scenario_path);
-    } else {
-      // The file is verified as `replay` verifies it: a digest that does not match its inline
-      // scenario and switches means they were edited, and checking them would answer for
-      // another scenario than the one the file records. A file without a digest (an older
-      // version's, or written by hand) is what --scenario-of is for.
-      const Counterexample cx = load_counterexample_file(options.scenario_of);
-      if (cx.recorded_digest && !cx.digest_matches()) {
-        report::print(err, "preemptcheck: {}\n", refusal(cx, options.scenario_of, true));
-        return kExitBadInput;
-      }
-      scenario = cx.scenario;
-    }
-  } catch (const ScenarioError& e) {
-    report::print(err, "preemptcheck: {}\n", e.what());
-    return kExitBadInput;
-  }
-  if (!choose_mechanisms(scenario, options.mechanisms, "check", "preemptcheck", err))
+  if (!load_checked_scenario(options, scenario, err) ||
+      !choose_mechanisms(scenario, options.mechanisms, "check", "preemptcheck", err))
     return kExitBadInput;
   if (scenario.mechanisms.informer_per_key && has_watch_order(options.reduce)) {
     report::print(err,
@@ -194,192 +227,46 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   const std::string source = !options.scenario_of.empty() ? "the scenario of " + options.scenario_of
                              : options.scenario_path.empty() ? std::string("embedded default")
                                                              : options.scenario_path;
+  // Under mpirun (docs/mpi.md) every rank searches its part (the liveness graph is built whole
+  // on each, the walks only on the lead); the lead alone prints and writes, the others return
+  // the same exit status.
+  const Ranks ranks = Ranks::of_this_process();
   if (options.simulate)
-    return run_simulation(options, scenario, source, out, err);
-  if (options.liveness) {
-    InterruptSignals::give_back();  // the whole graph is built at once: a signal ends it
-    std::optional<std::string> problem;
-    if (!options.out_dir.empty())
-      problem = output_directory_problem(options.out_dir);
-    if (!problem && !options.junit_path.empty())
-      problem = output_file_problem(options.junit_path);
-    if (problem) {
-      report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);
-      return kExitBadInput;
-    }
-    // Under mpirun every rank builds the whole graph (the search is not distributed); the lead
-    // rank alone prints and writes.
-    if (!checker::mpi::is_lead_rank()) {
-      std::ostringstream unused;
-      CheckOptions quiet = options;
-      quiet.out_dir.clear();
-      quiet.junit_path.clear();
-      return run_liveness_check(quiet, scenario, source, command_line(options), unused, unused);
-    }
-    return run_liveness_check(options, scenario, source, command_line(options), out, err);
-  }
-  // The output directory is checked before the search, by the rank that writes (all ranks
-  // return the same status): a search is not thrown away for a directory that cannot be used.
-  if (!options.out_dir.empty() || !options.junit_path.empty()) {
-    std::string problem;
-    if (checker::mpi::is_lead_rank() && !options.out_dir.empty())
-      problem = out_problem(options, scenario);
-    if (checker::mpi::is_lead_rank() && problem.empty() && !options.junit_path.empty())
-      problem = output_file_problem(options.junit_path).value_or("");
-    if (checker::mpi::from_lead_rank(problem.empty() ? 0 : 1) != 0) {
-      if (!problem.empty())
-        report::print(err, "preemptcheck: {}; nothing was searched\n", problem);
-      return kExitBadInput;
-    }
-  }
-  auto cluster = std::make_shared<const Cluster>(scenario);
-  WorldModel model(cluster, options.checked);
-  model.reduce(options.reduce);
-  checker::Limits limits = options.limits;
+    return ranks.is_lead() ? run_simulation(options, scenario, source, out, err) : kExitHolds;
+  if (options.liveness)
+    return check_liveness(options, scenario, source, command_line(options), ranks, out, err);
+  if (!outputs_usable(options, scenario, ranks, err))
+    return kExitBadInput;
   // SIGINT and SIGTERM stop the search at its next safe point; what it found is reported.
   const InterruptSignals signals;
-  limits.interrupt = signals.flag();
-  limits.max_memory_bytes = options.max_memory ? *options.max_memory : default_max_memory();
-  if (limits.max_memory_bytes == std::optional<std::uint64_t>(0))
-    limits.max_memory_bytes.reset();
-  checker::ExploreOptions<Action> explore_options;
-  // Under mpirun every rank takes one thread unless --threads says how many (docs/mpi.md).
-  explore_options.threads =
-      options.threads == 0 && checker::mpi::size() > 1 ? 1U : effective_threads(options.threads);
-  explore_options.per_property = !options.stop_at_first;
+  CheckHooks hooks{signals.flag(), {}};
   if (!options.quiet) {
-    explore_options.progress = [&err](const checker::Stats& s) {
+    hooks.progress = [&err](const checker::Stats& s) {
       report::print(err, "{}\n", report::progress_line(s));
       err.flush();
     };
   }
-  // Distributed check (docs/mpi.md): under mpirun every rank searches its part; rank 0 alone
-  // prints and writes the counterexample, the others return the same exit status.
-  checker::Result<Action> r;
-  try {
-    r = explore_world_auto(model, limits, explore_options);
-  } catch (const checker::RankFailure& e) {
-    report::print(err, "preemptcheck: {}\n", e.what());
+  CheckRun run = preemptcheck::run_check(options, scenario, ranks, hooks);
+  if (!run.failure.empty()) {
+    report::print(err, "preemptcheck: {}\n", run.failure);
     return kExitBadInput;
   }
-  // Each rank saw the cycles of the states it expanded: the peaks are the largest of all.
-  spec::BlockingRoundTrips trips = model.peak_round_trips();
-  trips.sync = checker::mpi::max_over_ranks(trips.sync);
-  trips.async = checker::mpi::max_over_ranks(trips.async);
-  if (r.limit == checker::kInterrupted) {
+  if (run.result.limit == checker::kInterrupted) {
     const int signal = signals.flag()->load();
-    r.limit_detail = signal != 0 ? InterruptSignals::signal_name(signal)
-                                 : std::string("a signal to another rank");
+    run.result.limit_detail = signal != 0 ? InterruptSignals::signal_name(signal)
+                                          : std::string("a signal to another rank");
   }
-  const int rc = r.outcome == checker::Outcome::kHolds      ? kExitHolds
-                 : r.outcome == checker::Outcome::kViolated ? kExitViolated
-                                                            : kExitLimit;
-  std::vector<Expectation> expectations;
-  int code = rc;
-  if (gated) {
-    expectations = judge_expectations(r, options.checked, options.expect_violated);
-    code = expectations_exit_code(expectations);
-  }
-  if (!checker::mpi::is_lead_rank())
-    return code;
-  // Every counterexample is the schedule's replay of a violation's path — under --reduce
-  // watch-order, of the FIFO schedule it stands for; with per-property results each violated
-  // property has its own.
-  // Under --reduce=watch-order a counterexample's FIFO schedule is checked here: every step
-  // enabled, and the property broken at its last step. A schedule that fails is a defect of the
-  // reduction (never seen): nothing is proven, and the check says so rather than print it.
-  std::string unconfirmed;
-  const auto fifo_schedule = [&](const checker::Violation<Action>& v) {
-    try {
-      Schedule s = replay_schedule(scenario, model.fifo_schedule(v.path), options.checked);
-      const auto& last = s.violated_at(s.steps.size());
-      const bool broken =
-          std::any_of(last.begin(), last.end(), [&](const auto& m) { return m.name == v.name; });
-      if (s.blocked || s.steps.size() != v.path.size() || !broken)
-        unconfirmed = fmt::format("its schedule of {} does not break it", v.name);
-      return s;
-    } catch (const std::exception& e) {
-      unconfirmed = fmt::format("{}: {}", v.name, e.what());
-      return replay_schedule(scenario, {}, options.checked);
-    }
-  };
-  std::optional<Schedule> schedule;
-  if (r.violation)
-    schedule = fifo_schedule(*r.violation);
-  std::vector<report::TraceStep> steps;
-  if (schedule)
-    steps = report::trace(*schedule);
-  std::vector<report::OtherViolation> others;
-  std::vector<Schedule> other_schedules;
-  for (const auto& entry : r.property_results) {
-    if (entry.status == checker::PropertyStatus::kViolated && entry.violation &&
-        !(r.violation && entry.violation->name == r.violation->name)) {
-      other_schedules.push_back(fifo_schedule(*entry.violation));
-      others.push_back({&*entry.violation, report::trace(other_schedules.back()), ""});
-    }
-  }
-  if (!unconfirmed.empty()) {
+  if (!ranks.is_lead())
+    return run.exit_code;
+  if (!run.unconfirmed.empty()) {
     report::print(err,
                   "preemptcheck: a counterexample of the reduced search is not confirmed by the "
                   "unreduced model ({}): a defect of --reduce={}; nothing is proven, check "
                   "without --reduce\n",
-                  unconfirmed, reduction_name(options.reduce));
+                  run.unconfirmed, reduction_name(options.reduce));
     return kExitLimit;
   }
-  // A file that cannot be written after all (a full disk) costs the file, not the verdict:
-  // the result is printed in full, the error named, and the exit code stays the verdict's.
-  std::string written;
-  std::string write_error;
-  if (r.violation && !options.out_dir.empty()) {
-    // One file per violated property, each with that property's own counterexample.
-    // Every file is tried, and every one that could not be written is named with its reason.
-    const auto write = [&](const Schedule& s, const checker::Violation<Action>& v) {
-      FoundBy found_by;
-      found_by.states = r.stats.states;
-      std::string error;
-      bool replaced = false;
-      auto path = write_counterexample(
-          to_counterexample(s, scenario, v.name, found_by, command_line(options)), options.out_dir,
-          error, &replaced);
-      if (!error.empty())
-        write_error += (write_error.empty() ? "" : "; ") + error;
-      if (replaced && path)
-        warn_replaced(*path, err);
-      return path.value_or(std::string());
-    };
-    written = write(*schedule, *r.violation);
-    for (std::size_t i = 0; i < others.size(); ++i)
-      others[i].written = write(other_schedules[i], *others[i].violation);
-  }
-  report::CheckReport shown{scenario, source,          r,       trips,
-                            steps,    options.checked, written, std::move(others)};
-  shown.write_error = write_error;
-  shown.reduction = std::string(reduction_name(options.reduce));
-  if (advised_limit(r.limit))
-    shown.advice = limit_advice(scenario, options, r);
-  if (gated) {
-    shown.expectations = &expectations;
-    if (!options.junit_path.empty()) {
-      // Like a counterexample file, a JUnit report that fails after the search keeps the
-      // printed verdict and the gate's exit code.
-      if (const auto error = write_file_atomically(
-              options.junit_path,
-              report::junit_xml(expectations, report::junit_name(scenario), r.stats.seconds))) {
-        shown.write_error +=
-            (shown.write_error.empty() ? "" : "; ") + fmt::format("the JUnit report: {}", *error);
-      }
-    }
-  }
-  if (options.json) {
-    report::print_check_json(shown, code, out);
-  } else {
-    report::print_check_text(shown, out);
-  }
-  if (!shown.write_error.empty()) {
-    report::print(err, "preemptcheck: {}; the verdict above stands (exit {})\n", shown.write_error,
-                  code);
-  }
-  return code;
+  return show_check(options, scenario, source, run, out, err);
 }
 
 }  // namespace preemptcheck::cli

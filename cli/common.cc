@@ -3,32 +3,14 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <limits>
 #include <ostream>
-#include <thread>
 #include <utility>
 
 #include "files/scenario_yaml.h"
 #include "report/print.h"
 
 namespace preemptcheck::cli {
-
-unsigned effective_threads(unsigned threads) {
-  if (threads != 0)
-    return threads;
-  return std::max(1U, std::thread::hardware_concurrency());
-}
-
-std::uint64_t default_max_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 5 * 4;
-}
 
 std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
   std::size_t digits = 0;

@@ -1,5 +1,5 @@
 // Common: what every command shares — the exit codes, the scenario (the embedded default or a
-// file), the mechanism choice with its notes, and the thread and memory options' meaning.
+// file), the mechanism choice with its notes, and the memory sizes options take.
 #pragma once
 
 #include <cstdint>
@@ -35,12 +35,6 @@ void print_notes(const std::vector<std::string>& notes, std::string_view command
 /// command exits with kExitBadInput).
 bool choose_mechanisms(Scenario& scenario, const MechanismChoice& choice, std::string_view command,
                        std::string_view error_prefix, std::ostream& err);
-
-/// --threads 0 (the default) as the number of threads to run: the machine's cores.
-unsigned effective_threads(unsigned threads);
-
-/// The default memory bound: 80% of physical memory (0 when unknown).
-std::uint64_t default_max_memory();
 
 /// A memory size: digits with an optional suffix K, M, G, T (powers of 1000) or Ki, Mi, Gi,
 /// Ti (powers of 1024), as in 200M, 2G, 512Mi; nullopt when malformed or zero.

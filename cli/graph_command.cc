@@ -15,12 +15,12 @@
 #include <sstream>
 
 #include "checker/graph.h"
-#include "cli/liveness_command.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
 #include "impl/show.h"
 #include "properties/recorded.h"
+#include "properties/replay_run.h"
 #include "properties/schedule.h"
 #include "properties/world_explore.h"
 #include "properties/world_model.h"

@@ -11,11 +11,12 @@
 #include <sstream>
 
 #include "checker/explore_failure.h"
-#include "checker/mpi/mpi_world.h"
 #include "cli/common.h"
 #include "cli/interrupt_signals.h"
 #include "files/output_file.h"
 #include "files/scenario_yaml.h"
+#include "properties/check_request.h"
+#include "properties/ranks.h"
 #include "properties/rapidcheck_run.h"
 #include "properties/schedule.h"
 #include "report/print.h"
@@ -240,18 +241,18 @@ std::optional<StatefulOptions> to_stateful_options(const SearchCommandOptions& o
 namespace {
 
 // The command on this process; `seed` is the one given or drawn on rank 0.
-int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostream& out,
-                    std::ostream& err) {
+int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, const Ranks& ranks,
+                    std::ostream& out, std::ostream& err) {
   Scenario base;  // only its profile and mechanisms are used
   if (!choose_mechanisms(base, o.mechanisms, "search", "preemptcheck search", err))
     return kExitBadInput;
-  if (o.stateful && checker::mpi::size() > 1) {
-    if (!checker::mpi::is_lead_rank())
+  if (o.stateful && ranks.distributed()) {
+    if (!ranks.is_lead())
       return kExitHolds;  // rank 0's status follows
     report::print(err,
                   "preemptcheck search: note: --stateful is not distributed; rank 0 of {} "
                   "runs it alone\n",
-                  checker::mpi::size());
+                  ranks.size());
   }
   Json doc =
       report::search_document(o.stateful, seed, search_command_line(o, seed), base, o.checked);
@@ -269,28 +270,27 @@ int run_search_here(const SearchCommandOptions& o, std::uint64_t seed, std::ostr
 }  // namespace
 
 int run_search_command(const SearchCommandOptions& o, std::ostream& out, std::ostream& err) {
-  if (checker::mpi::init_if_launched() == 1) {
-    return run_search_here(o, o.seed.value_or(random_seed()), out, err);
-  }
+  const Ranks ranks = Ranks::of_this_process();
+  if (!ranks.distributed())
+    return run_search_here(o, o.seed.value_or(random_seed()), ranks, out, err);
   // Distributed: every rank searches with rank 0's seed; only rank 0 prints. The ranks settle
   // the generated clusters together, so one cannot stop alone at a safe point: a signal ends
   // the run as it did before (the launcher passes it on).
   InterruptSignals::give_back();
-  const bool lead = checker::mpi::is_lead_rank();
+  const bool lead = ranks.is_lead();
   const auto drawn = static_cast<int>(static_cast<std::uint32_t>(random_seed()));
-  const std::uint64_t seed =
-      o.seed.value_or(static_cast<std::uint32_t>(checker::mpi::from_lead_rank(drawn)));
+  const std::uint64_t seed = o.seed.value_or(static_cast<std::uint32_t>(ranks.from_lead(drawn)));
   std::ostream silent(nullptr);
   int rc = kExitBadInput;
   try {
-    rc = run_search_here(o, seed, lead ? out : silent, lead ? err : silent);
+    rc = run_search_here(o, seed, ranks, lead ? out : silent, lead ? err : silent);
   } catch (const checker::RankFailure& e) {
     // Raised on every rank alike, so no rank waits for the others' status.
     if (lead)
       report::print(err, "preemptcheck search: {}\n", e.what());
     return kExitBadInput;
   }
-  return checker::mpi::from_lead_rank(rc);
+  return ranks.from_lead(rc);
 }
 
 }  // namespace preemptcheck::cli

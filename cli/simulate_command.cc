@@ -1,4 +1,4 @@
-// `check --simulate N`: the options' rules, the walks, the files and the report.
+// `check --simulate N`: the walks, the files and the report.
 #include "cli/simulate_command.h"
 
 #include <fmt/format.h>
@@ -6,7 +6,6 @@
 #include <ostream>
 #include <sstream>
 
-#include "checker/mpi/mpi_world.h"
 #include "cli/interrupt_signals.h"
 #include "files/counterexample_yaml.h"
 #include "files/output_file.h"
@@ -18,34 +17,8 @@
 
 namespace preemptcheck::cli {
 
-std::string simulate_usage_problem(const CheckOptions& o) {
-  if (!o.simulate) {
-    if (o.seed)
-      return "--seed seeds the random walks of --simulate N: add --simulate, or leave it out";
-    if (o.simulate_depth)
-      return "--simulate-depth bounds the random walks of --simulate N: add --simulate, or "
-             "leave it out";
-    return {};
-  }
-  if (o.liveness)
-    return "--simulate takes random walks for the safety properties; --liveness builds the "
-           "whole state graph: leave one out";
-  if (o.reduce != Reduction::kNone)
-    return "--simulate walks the unreduced model: leave out --reduce";
-  if (o.limits.max_states || o.limits.max_depth || o.max_memory || o.stop_at_first)
-    return "--simulate is bounded by its walks, --simulate-depth and --time-limit: leave out "
-           "--max-states, --max-depth, --max-memory and --stop-at-first";
-  if (!o.expect_violated.empty() || !o.junit_path.empty())
-    return "--simulate proves no property holds, so it cannot gate: leave out --expect-violated "
-           "and --junit";
-  return {};
-}
-
 int run_simulation(const CheckOptions& given, const Scenario& scenario, const std::string& source,
                    std::ostream& out, std::ostream& err) {
-  // The walks are not distributed: under mpirun the lead rank alone walks, prints and writes.
-  if (!checker::mpi::is_lead_rank())
-    return kExitHolds;
   if (!given.out_dir.empty()) {
     if (auto problem = output_directory_problem(given.out_dir)) {
       report::print(err, "preemptcheck: {}; nothing was searched\n", *problem);

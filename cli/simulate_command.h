@@ -10,12 +10,9 @@
 
 namespace preemptcheck::cli {
 
-/// Why the options cannot go together with (or without) --simulate, in words naming the
-/// options; empty when they can.
-std::string simulate_usage_problem(const CheckOptions& options);
-
-/// Runs the walks on `scenario` (its mechanisms chosen; `source` says where it came from) and
-/// reports: exit 1 with a violation, 3 when the walks found none (nothing is proven), 2 when
+/// Runs the walks on `scenario` (on the lead rank alone: they are not distributed) (its mechanisms
+/// chosen; `source` says where it came from) and reports: exit 1 with a violation, 3 when the walks
+/// found none (nothing is proven), 2 when
 /// --out cannot be used.
 int run_simulation(const CheckOptions& options, const Scenario& scenario, const std::string& source,
                    std::ostream& out, std::ostream& err);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "spec/liveness.h"
+
 namespace preemptcheck {
 
 std::vector<Expectation> judge_expectations(const checker::Result<Action>& r,
@@ -32,6 +34,21 @@ std::vector<Expectation> judge_expectations(const checker::Result<Action>& r,
     out.push_back(std::move(e));
   }
   return out;
+}
+
+Expectation liveness_expectation(checker::Outcome outcome, const Counterexample* lasso,
+                                 bool expect_violated) {
+  Expectation e;
+  e.property = std::string(spec::kNoStarvation);
+  e.expect_violated = expect_violated;
+  e.verdict = outcome == checker::Outcome::kViolated ? "violated"
+              : outcome == checker::Outcome::kHolds  ? "holds"
+                                                     : "undecided";
+  if (lasso != nullptr) {
+    e.message = lasso->message;
+    e.steps = lasso->steps.size();
+  }
+  return e;
 }
 
 int expectations_exit_code(const std::vector<Expectation>& expectations) {

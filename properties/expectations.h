@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/explore_types.h"
+#include "files/counterexample_yaml.h"
 #include "impl/action.h"
 #include "spec/property.h"
 
@@ -33,6 +34,12 @@ struct Expectation {
 std::vector<Expectation> judge_expectations(const checker::Result<Action>& r,
                                             const std::bitset<spec::kPropertyCount>& checked,
                                             const std::vector<std::string>& expect_violated);
+
+/// The expectation of no-starvation for a gate (`check --liveness`): violated when the run
+/// found a lasso (`outcome` kViolated, `lasso` the lasso), holding when it built the whole graph
+/// without one, undecided when a limit stopped it.
+Expectation liveness_expectation(checker::Outcome outcome, const Counterexample* lasso,
+                                 bool expect_violated);
 
 /// 0 when every expectation is met, 1 when one is contradicted (violated where it must hold,
 /// or holding over the whole space where it must be violated), 3 when none is contradicted

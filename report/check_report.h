@@ -54,7 +54,7 @@ struct CheckReport {
   /// The reduction the search applied: "none" or "symmetry".
   std::string reduction = "none";
   /// At a state, time or memory limit: what the search saw and which options would help, as
-  /// (label, words) lines — "levels", "estimate", "advice", "measured" (cli/limit_advice.h).
+  /// (label, words) lines — "levels", "estimate", "advice", "measured" (report/limit_advice.h).
   std::vector<std::pair<std::string, std::string>> advice = {};
 };
 

@@ -50,20 +50,6 @@ Json lasso_steps_json(const Counterexample& cx) {
 
 }  // namespace
 
-Expectation liveness_expectation(const LivenessReport& r, bool expect_violated) {
-  Expectation e;
-  e.property = std::string(spec::kNoStarvation);
-  e.expect_violated = expect_violated;
-  e.verdict = r.outcome == checker::Outcome::kViolated ? "violated"
-              : r.outcome == checker::Outcome::kHolds  ? "holds"
-                                                       : "undecided";
-  if (r.lasso != nullptr) {
-    e.message = r.lasso->message;
-    e.steps = r.lasso->steps.size();
-  }
-  return e;
-}
-
 void print_liveness_text(const LivenessReport& r, std::ostream& out) {
   const bool gated = r.expectations != nullptr;
   const auto exit_mark = [gated](int code) {

@@ -37,10 +37,6 @@ struct LivenessReport {
   const std::vector<Expectation>* expectations = nullptr;
 };
 
-/// The expectation of no-starvation for a gate: violated when the run found a lasso, holding
-/// when it built the whole graph without one, undecided when a limit stopped it.
-Expectation liveness_expectation(const LivenessReport& report, bool expect_violated);
-
 /// The text: scenario, mechanisms, the fairness, statistics, why the count differs from the
 /// safety check's, the result line, the lasso and, under a gate, the expectation and gate line.
 void print_liveness_text(const LivenessReport& report, std::ostream& out);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 #include <utility>
 
 #include "properties/recorded.h"
@@ -190,6 +191,125 @@ void print_replay_result(const Counterexample& cx, bool overridden, bool unverif
                   "property broke (see the verdicts){} (exit 0)\n",
                   cx.property, how);
   }
+}
+
+namespace {
+
+// The result line of a lasso file that ran every step (and, when it did not reproduce, why, on
+// `err`).
+void print_lasso_result(std::string_view file, const Counterexample& cx, const LassoReplay& l,
+                        std::ostream& out, std::ostream& err) {
+  if (!l.verdict.returns) {
+    report::print(err, "preemptcheck replay: {}:{}:{}: {}\n", file, cx.loop_line, cx.loop_column,
+                  l.diverged);
+    report::print(out, "result         {} (exit 2)\n", l.diverged);
+  } else if (!l.diverged.empty()) {
+    report::print(err, "preemptcheck replay: {}: diverged: {}\n", file, l.diverged);
+    report::print(out, "result         diverged: {} (exit 2)\n", l.diverged);
+  } else if (l.verdict.message.empty()) {
+    report::print(out, "result         {}; no-starvation holds on this loop: {} (exit 0)\n",
+                  l.where, l.verdict.why_not);
+  } else {
+    report::print(out, "result         {} the recorded violation of {}: {}; {} (exit 1)\n",
+                  l.verified ? "reproduced" : "still breaks", cx.property, l.where,
+                  l.verdict.message);
+  }
+}
+
+// The step that is not enabled: on `out`, and why (with what is enabled there) on `err`.
+void print_blocked(const ReplayShown& shown, std::ostream& out, std::ostream& err) {
+  const ReplayRun& r = shown.replay;
+  const BlockedStep& b = *r.schedule.blocked;
+  const CounterexampleStep& s = shown.cx.steps[b.number - 1];
+  report::print(out, "\nstep {}/{}  {}  NOT ENABLED\n", b.number, shown.cx.steps.size(), b.text);
+  const std::string blocker = r.overridden ? "\n  " + r.blocker : std::string();
+  const std::string stale =
+      r.overridden || r.unverified
+          ? std::string()
+          : "\n  the file does not match the model (it was edited, or written by an older "
+            "model): regenerate it with check --out";
+  report::print(
+      err,
+      "preemptcheck replay: {}:{}:{}: step {} '{}' is not enabled\n  why: {}{}\n  enabled "
+      "here: {}{}\n",
+      shown.file, s.line, s.column, b.number, b.text, b.why, blocker, b.enabled, stale);
+  report::print(out, "result         step {} is not enabled{} (exit 2)\n{}", b.number,
+                r.overridden ? " under these mechanisms: the schedule is impossible" : "",
+                blocker.empty() ? std::string() : blocker.substr(1) + "\n");
+}
+
+// The steps, each with what it changed and broke, up to where the replay stopped; false when
+// a step's fingerprint differs (said on `out` and `err`, the verdicts printed).
+bool print_steps(const ReplayShown& shown, ReplayNarration& narration, Json& doc, std::ostream& out,
+                 std::ostream& err) {
+  const ReplayRun& r = shown.replay;
+  const Counterexample& cx = shown.cx;
+  const std::size_t n = cx.steps.size();
+  for (std::size_t i = 0; i < r.schedule.steps.size(); ++i) {
+    const std::size_t k = i + 1;
+    if (cx.loop && *cx.loop == i)
+      report::print(
+          out, "\n---- the loop: {} forever\n",
+          k == n ? fmt::format("step {} repeats", k) : fmt::format("steps {}-{} repeat", k, n));
+    narration.step(k, n, r.schedule.steps[i]);
+    if (r.fingerprint_differs == k) {
+      report::print(err, "preemptcheck replay: {}\n", r.fingerprint_difference);
+      report::print(out, "result         diverged at step {} (exit 2)\n", k);
+      narration.verdicts(doc, i);
+      return false;
+    }
+    narration.findings(r.schedule.steps[i].findings, k);
+  }
+  return true;
+}
+
+// The end of a replay that ran every step: the lasso's result or the recording's, and the page.
+void print_ending(const ReplayShown& shown, const ReplayNarration& narration, Json& doc,
+                  std::ostream& out, std::ostream& err) {
+  const ReplayRun& r = shown.replay;
+  if (r.lasso)
+    print_lasso_result(shown.file, shown.cx, *r.lasso, out, err);
+  else
+    doc["met_on_the_way"] = r.met;
+  if (!shown.page_error.empty()) {
+    report::print(err, "preemptcheck replay: {}\n", shown.page_error);
+    return;
+  }
+  if (!shown.page.empty())
+    report::print(out, "{}page           {}\n", r.lasso ? "" : "\n", shown.page);
+  if (r.lasso)
+    return;
+  if (!r.diverged.empty()) {
+    report::print(err, "preemptcheck replay: {}: diverged: {}\n", shown.file, r.diverged);
+    report::print(out, "result         diverged: {} (exit 2)\n", r.diverged);
+    return;
+  }
+  print_replay_result(shown.cx, r.overridden, r.unverified, narration, r.met, out);
+}
+
+}  // namespace
+
+void print_replay(const ReplayShown& shown, bool json, std::ostream& printed, std::ostream& err) {
+  std::ostringstream text;  // under --json the text is not printed, the document is
+  std::ostream& out = json ? text : printed;
+  const ReplayRun& r = shown.replay;
+  Json doc = replay_document(shown.file, shown.cx, shown.run);
+  print_replay_head(shown.file, shown.cx, shown.run, out);
+  ReplayNarration narration(r.schedule, shown.full, out);
+  if (print_steps(shown, narration, doc, out, err)) {
+    if (r.schedule.blocked) {
+      print_blocked(shown, out, err);
+      narration.verdicts(doc, r.schedule.blocked->number - 1);
+    } else {
+      narration.verdicts(doc);
+      print_ending(shown, narration, doc, out, err);
+    }
+  }
+  doc["reproduced"] = shown.exit_code == 1 && !r.overridden && !r.unverified;
+  doc["diverged"] = r.diverged.empty() ? Json(nullptr) : Json(r.diverged);
+  doc["exit_code"] = shown.exit_code;
+  if (json)
+    write_json(doc, printed);
 }
 
 }  // namespace preemptcheck::report

@@ -1,7 +1,7 @@
 // The words and the JSON of a `replay`: the head that says what the file records and how it
-// is replayed, the narration of each step (the state, what changed, what broke), the verdicts
-// and the result line. The command loads the file, replays it and decides the exit code; this
-// renders what it found.
+// is replayed, the narration of each step (the state, what changed, what broke), where it
+// stopped, the verdicts and the result line. properties/replay_run.h replays the file and
+// decides the exit code; this renders what it found — every word the command says.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +16,7 @@
 #include "files/counterexample_yaml.h"
 #include "impl/scenario.h"
 #include "impl/show.h"
+#include "properties/replay_run.h"
 #include "properties/schedule.h"
 #include "report/json.h"
 #include "spec/monitor.h"
@@ -84,5 +85,22 @@ class ReplayNarration {
 void print_replay_result(const Counterexample& cx, bool overridden, bool unverified,
                          const ReplayNarration& narration, const std::vector<std::string>& met,
                          std::ostream& out);
+
+/// Everything a `replay` shows.
+struct ReplayShown {
+  std::string_view file;  ///< the counterexample file as named on the command line
+  const Counterexample& cx;
+  const Scenario& run;  ///< the scenario replayed: the file's, with any switches applied
+  const ReplayRun& replay;
+  bool full = false;            ///< the whole state after every step, not only what changed
+  std::string page = {};        ///< the swimlane page written under --html; empty when none
+  std::string page_error = {};  ///< why the page could not be written; empty when it was
+  int exit_code = 2;            ///< the command's: the replay's, or 2 for a page not written
+};
+
+/// Prints the replay: the head, each step, where it stopped (on `err` too, as "preemptcheck
+/// replay: ..."), the verdicts, the lasso's or the recording's result line and the page.
+/// Under `json` the text is not printed: one JSON document on `out` instead.
+void print_replay(const ReplayShown& shown, bool json, std::ostream& out, std::ostream& err);
 
 }  // namespace preemptcheck::report

@@ -1,5 +1,5 @@
-// The liveness graph build under a deadline (liveness_deadline.h).
-#include "cli/liveness_deadline.h"
+// `check --liveness` as a value (liveness_run.h).
+#include "properties/liveness_run.h"
 
 #include <chrono>
 #include <utility>
@@ -10,7 +10,7 @@
 #include "properties/schedule.h"
 #include "spec/liveness.h"
 
-namespace preemptcheck::cli {
+namespace preemptcheck {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -108,4 +108,33 @@ TimedLivenessRun run_no_starvation(const Scenario& scenario, std::uint64_t max_s
   return timed;
 }
 
-}  // namespace preemptcheck::cli
+LivenessCheckRun run_liveness_check(const CheckRequest& request, const Scenario& scenario,
+                                    const std::string& command) {
+  LivenessCheckRun out;
+  out.max_states = request.limits.max_states.value_or(kDefaultLivenessStates);
+  out.timed = run_no_starvation(scenario, out.max_states, request.limits.time_limit_seconds,
+                                command, !request.unfair);
+  const LivenessRun& run = out.timed.run;
+  out.limit = out.timed.limit;
+  if (out.limit.empty() && run.status == checker::LivenessStatus::kTooManyStates)
+    out.limit = std::string(checker::kMaxStatesLimit);
+  if (run.status == checker::LivenessStatus::kModelCapacity) {
+    out.limit = std::string(checker::kModelCapacityLimit);
+    out.limit_detail = run.detail;
+  }
+  out.outcome = !out.limit.empty()   ? checker::Outcome::kLimitReached
+                : run.counterexample ? checker::Outcome::kViolated
+                                     : checker::Outcome::kHolds;
+  out.exit_code = out.outcome == checker::Outcome::kHolds      ? 0
+                  : out.outcome == checker::Outcome::kViolated ? 1
+                                                               : 3;
+  if (request.gated()) {
+    out.expectations.push_back(
+        liveness_expectation(out.outcome, run.counterexample ? &*run.counterexample : nullptr,
+                             !request.expect_violated.empty()));
+    out.exit_code = expectations_exit_code(out.expectations);
+  }
+  return out;
+}
+
+}  // namespace preemptcheck
