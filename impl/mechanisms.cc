@@ -215,10 +215,12 @@ const std::vector<ProfileAlias>& profile_aliases() {
   static const std::vector<ProfileAlias> kAliases = {
       {"kubernetes-1.33", "kubernetes",
        "SchedulerAsyncPreemption and SchedulerPopFromBackoffQ are on by default from 1.33; not "
-       "modelled: the cache and the queue as two listeners of the pod informer, and no "
-       "forgetting of an assumed pod at its delete event, both until PR #134157 (1.35)"},
+       "modelled: the cache and the queue as two listeners of the pod informer, until PR "
+       "#134157 (1.35); its other change, forgetting an assumed pod at its delete event, is "
+       "not in this alias either: add --forget-deleted=off for 1.33"},
       {"kubernetes-1.34", "kubernetes",
-       "as kubernetes-1.33, the same two differences not modelled; SchedulerAsyncAPICalls, beta "
+       "as kubernetes-1.33, the two listeners not modelled and --forget-deleted=off to add; "
+       "SchedulerAsyncAPICalls, beta "
        "in 1.34, has a default this project cannot settle (FIDELITY §1.3): with it on, "
        "kubernetes-1.35's switches apply"},
   };
